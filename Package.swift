@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependencies point one way:
+// FeedModel ← FeedParsing / FeedNormalization / FeedFetching ← FeedCommandSupport ← executables.
+let package = Package(
+    name: "Feedmill",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "rss-inspect", targets: ["rss-inspect"]),
+        .library(name: "FeedParsing", targets: ["FeedParsing"]),
+        .library(name: "FeedNormalization", targets: ["FeedNormalization"]),
+        .library(name: "FeedFetching", targets: ["FeedFetching"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "FeedModel"),
+        .target(name: "FeedParsing", dependencies: ["FeedModel", "CLibXML2"]),
+        .target(name: "FeedNormalization", dependencies: ["FeedModel", "CLibXML2"]),
+        .target(name: "FeedFetching", dependencies: ["CCurl"]),
+        .target(
+            name: "FeedCommandSupport",
+            dependencies: ["FeedModel", "FeedParsing", "FeedNormalization", "FeedFetching"]
+        ),
+        .executableTarget(
+            name: "rss-inspect",
+            dependencies: [
+                "FeedCommandSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "TestSupport"]),
+        .testTarget(name: "FeedCommandSupportTests", dependencies: ["FeedCommandSupport", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

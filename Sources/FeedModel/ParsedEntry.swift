@@ -1,0 +1,39 @@
+/// One entry as the document states it, before any precedence rule is applied.
+///
+/// Every format's reader fills the same fields, so the rules for id, permalink, dates and
+/// text live once in FeedNormalization instead of once per format.
+public struct ParsedEntry: Sendable, Equatable {
+    /// Atom `id`, RSS `guid`, RDF `rdf:about`, JSON Feed `id`, as written.
+    public var nativeID: String?
+    /// RSS `guid isPermaLink`; `true` when the attribute is absent, as RSS 2.0 specifies.
+    public var guidIsPermaLink: Bool = true
+    /// Atom `link` elements, and `atom:link` inside RSS items.
+    public var links: [FeedLink] = []
+    /// RSS and RDF `<link>` text; JSON Feed `url`.
+    public var itemLink: FeedLink?
+    /// `feedburner:origLink`; JSON Feed `external_url`.
+    public var originalLink: FeedLink?
+    public var title: FeedText?
+    /// RSS `description`, Atom `summary`, JSON Feed `summary`.
+    public var summary: FeedText?
+    /// `content:encoded`, Atom `content`, JSON Feed `content_html`/`content_text`.
+    public var content: FeedText?
+    /// Published time (Atom `published`/`issued`, RSS `pubDate`, `dc:date`, JSON `date_published`), seconds UTC.
+    public var published: Int64?
+    /// Updated time (Atom `updated`/`modified`, `dcterms:modified`, JSON `date_modified`), seconds UTC.
+    public var updated: Int64?
+    /// The date strings as written, so a person can see why a date was not understood.
+    public var publishedText: String?
+    public var updatedText: String?
+    /// Atom `author/name`, RSS `author`, `dc:creator`, JSON Feed `authors[].name`.
+    public var authors: [String] = []
+    /// RSS `enclosure`, Atom `link rel="enclosure"`, `media:content`, JSON Feed `attachments`.
+    public var enclosures: [ParsedEnclosure] = []
+    /// `media:thumbnail` and `media:content medium="image"` URLs; JSON Feed `image`.
+    public var thumbnails: [FeedLink] = []
+    public var categories: [String] = []
+    /// `xml:base` values in effect on the entry element, outermost first.
+    public var baseChain: [String] = []
+
+    public init() {}
+}

@@ -1,0 +1,106 @@
+import FeedModel
+
+/// Turns a ``ParsedFeed`` into the entries Feedmill stores, applying each documented rule once.
+///
+/// - id: ``EntryIDRule``; duplicates within a document: ``DuplicateIDResolver``.
+/// - permalink: ``PermalinkRule``.
+/// - title: ``PlainText`` (empty when the entry has none).
+/// - summary: the richest HTML the entry has (content over summary/description), made safe
+///   by ``HTMLSanitizer`` with relative URLs resolved.
+/// - pubdate: published, else updated; `nil` when neither could be read.
+/// - author: the entry's authors, else (Atom) the feed's; `email (Name)` becomes `Name`.
+public enum FeedNormalizer {
+    /// - Parameter feedURL: the URL the feed was finally fetched from (after redirects), the
+    ///   base for relative links; `nil` for a local file, where the channel link serves instead.
+    public static func normalize(_ parsed: ParsedFeed, feedURL: String?) -> NormalizedFeed {
+        let siteLink = self.siteLink(parsed, feedURL: feedURL)
+        let documentBase = feedURL ?? siteLink
+        var resolver = DuplicateIDResolver()
+        let entries = parsed.entries.compactMap { parsedEntry -> Entry? in
+            resolver.admit(normalize(parsedEntry, feed: parsed, documentBase: documentBase))
+        }
+        return NormalizedFeed(
+            format: parsed.format,
+            title: parsed.title.map(PlainText.from) ?? "",
+            link: siteLink,
+            hints: parsed.hints,
+            entries: entries,
+            diagnostics: parsed.diagnostics)
+    }
+
+    static func normalize(_ entry: ParsedEntry, feed: ParsedFeed, documentBase: String?) -> Entry {
+        let permalink = PermalinkRule.permalink(for: entry, format: feed.format, documentBase: documentBase)
+        let identity = EntryIDRule.id(for: entry, permalink: permalink)
+        let entryBase = URLResolver.resolve("", bases: entry.baseChain, documentBase: documentBase) ?? documentBase
+        let sanitizer = HTMLSanitizer(baseURL: entryBase)
+        let body = richestText(entry)
+        let authors = entry.authors.isEmpty && feed.format == .atom ? feed.authors : entry.authors
+        return Entry(
+            id: identity.id,
+            idSource: identity.source,
+            permalink: permalink,
+            title: entry.title.map(PlainText.from) ?? "",
+            summary: body.map(sanitizer.sanitize) ?? "",
+            pubdate: entry.published ?? entry.updated,
+            updated: entry.updated,
+            author: author(from: authors),
+            enclosures: entry.enclosures.compactMap { enclosure(from: $0, entry: entry, documentBase: documentBase) },
+            thumbnail: thumbnail(entry, documentBase: documentBase),
+            categories: entry.categories.map(PlainText.collapseWhitespace).filter { !$0.isEmpty })
+    }
+
+    /// Content when it has any text, else the summary.
+    static func richestText(_ entry: ParsedEntry) -> FeedText? {
+        if let content = entry.content, !content.value.trimmingASCIIWhitespace().isEmpty { return content }
+        return entry.summary
+    }
+
+    static func author(from authors: [String]) -> String? {
+        var names: [String] = []
+        for raw in authors {
+            let name = displayName(PlainText.fromHTML(raw))
+            if !name.isEmpty, !names.contains(name) { names.append(name) }
+        }
+        return names.isEmpty ? nil : names.joined(separator: ", ")
+    }
+
+    /// RSS's `joe@example.com (Joe Bloggs)` becomes `Joe Bloggs`.
+    static func displayName(_ author: String) -> String {
+        guard author.hasSuffix(")"), let open = author.firstIndex(of: "("), author[..<open].contains("@") else {
+            return author
+        }
+        let inner = author[author.index(after: open)..<author.index(before: author.endIndex)]
+        let name = String(inner).trimmingASCIIWhitespace()
+        return name.isEmpty ? author : name
+    }
+
+    private static func siteLink(_ parsed: ParsedFeed, feedURL: String?) -> String? {
+        let candidates = [parsed.siteLink].compactMap { $0 } + parsed.links.filter(PermalinkRule.isHTMLAlternate)
+        for candidate in candidates {
+            let bases = candidate.baseChain.isEmpty ? parsed.baseChain : candidate.baseChain
+            if let url = URLResolver.resolve(candidate.href, bases: bases, documentBase: feedURL), URLResolver.isWebURL(url) {
+                return url
+            }
+        }
+        return nil
+    }
+
+    private static func enclosure(from parsed: ParsedEnclosure, entry: ParsedEntry, documentBase: String?) -> Enclosure? {
+        let bases = parsed.link.baseChain.isEmpty ? entry.baseChain : parsed.link.baseChain
+        guard let url = URLResolver.resolve(parsed.link.href, bases: bases, documentBase: documentBase),
+            URLResolver.isWebURL(url)
+        else { return nil }
+        return Enclosure(url: url, type: parsed.link.type, length: parsed.length)
+    }
+
+    private static func thumbnail(_ entry: ParsedEntry, documentBase: String?) -> String? {
+        let images = entry.enclosures.filter { $0.link.type?.lowercased().hasPrefix("image/") == true }.map(\.link)
+        for candidate in entry.thumbnails + images {
+            let bases = candidate.baseChain.isEmpty ? entry.baseChain : candidate.baseChain
+            if let url = URLResolver.resolve(candidate.href, bases: bases, documentBase: documentBase), URLResolver.isWebURL(url) {
+                return url
+            }
+        }
+        return nil
+    }
+}

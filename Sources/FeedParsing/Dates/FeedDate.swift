@@ -1,0 +1,81 @@
+/// The one date parser every format shares.
+///
+/// Accepts RFC 822/1123/2822 and their common variants (two-digit years, missing seconds,
+/// missing day name, full month names, named and military zones, `+0000` and `+00:00`),
+/// RFC 850 (`Monday, 02-Jan-06`), asctime (`Mon Jan  2 15:04:05 2006`), and ISO 8601 /
+/// W3CDTF with or without seconds, fractions and zone, with `T`, `t` or a space between
+/// date and time. A date it cannot read is `nil`, never "now": the caller records it as
+/// missing and may fall back to a first-seen time explicitly.
+///
+/// Decisions where the standards leave room:
+/// - A missing zone means UTC.
+/// - Two-digit years: 00–49 are 2000–2049, 50–99 are 1950–1999 (RFC 2822 §4.3);
+///   three-digit years are years since 1900 (a Java/Perl `getYear` bug seen in real feeds).
+/// - Military zones use RFC 822's table (A = −1 … M = −12, N = +1 … Y = +12, Z = 0), as
+///   feedparser does.
+/// - Years before 1000 are refused: `0001-01-01T00:00:00Z`, Go's zero time, means "unknown".
+/// - The day name is ignored, so a wrong one does not reject the date.
+public enum FeedDate {
+    /// Seconds since 1970-01-01T00:00:00Z, or `nil` when `text` is not a date Feedmill can read.
+    public static func parse(_ text: String) -> Int64? {
+        var bytes = Array(text.utf8)
+        trimASCIIWhitespace(&bytes)
+        guard !bytes.isEmpty, bytes.count < 128 else { return nil }
+        if startsWithYear(bytes) {
+            var reader = ISO8601Reader(bytes)
+            return reader.read()
+        }
+        return LooseDateReader(bytes).read()
+    }
+
+    /// Seconds since the epoch for a proleptic Gregorian civil date-time and an offset east of UTC.
+    static func epochSeconds(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offsetSeconds: Int
+    ) -> Int64? {
+        guard (1000...9999).contains(year), (1...12).contains(month),
+            (1...daysInMonth(year: year, month: month)).contains(day),
+            (0...24).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+            hour < 24 || (minute == 0 && second == 0),
+            abs(offsetSeconds) <= 18 * 3600
+        else { return nil }
+        let days = daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
+        return days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
+    }
+
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
+    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func startsWithYear(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 4 else { return false }
+        for index in 0..<4 where !bytes[index].isASCIIDigit { return false }
+        return bytes.count == 4 || bytes[4] == UInt8(ascii: "-") || bytes[4].isASCIIDigit
+    }
+
+    private static func trimASCIIWhitespace(_ bytes: inout [UInt8]) {
+        while let last = bytes.last, last.isASCIIWhitespace { bytes.removeLast() }
+        let leading = bytes.prefix(while: { $0.isASCIIWhitespace }).count
+        if leading > 0 { bytes.removeFirst(leading) }
+    }
+}
+
+extension UInt8 {
+    var isASCIIDigit: Bool { self >= 0x30 && self <= 0x39 }
+    var isASCIILetter: Bool { (self | 0x20) >= 0x61 && (self | 0x20) <= 0x7A }
+    var isASCIIWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D || self == 0x0C }
+    var asciiLowercased: UInt8 { isASCIILetter ? self | 0x20 : self }
+}

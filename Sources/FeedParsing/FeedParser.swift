@@ -1,0 +1,32 @@
+import FeedModel
+
+/// Bytes in, ``ParsedFeed`` out: the one entry point for every format.
+///
+/// No network, no database, no clock. The format is sniffed from the content (a `{` means
+/// JSON Feed; otherwise the XML root element decides), never taken from a URL or a
+/// Content-Type, which are wrong often enough in the wild.
+public enum FeedParser {
+    /// - Parameters:
+    ///   - data: the document as received.
+    ///   - charset: the transport's charset (`Content-Type: …; charset=`), if any.
+    ///   - limits: depth and size bounds.
+    public static func parse(
+        _ data: [UInt8], charset: String? = nil, limits: ParserLimits = .default
+    ) throws -> ParsedFeed {
+        let decoded = CharacterEncoding.decode(data, transportCharset: charset)
+        guard let first = decoded.utf8.first(where: { !$0.isASCIIWhitespace }) else {
+            throw FeedParseError.empty
+        }
+        var feed: ParsedFeed
+        if first == UInt8(ascii: "{") {
+            feed = try JSONFeedParser.parse(utf8: decoded.utf8)
+        } else if first == UInt8(ascii: "<") {
+            feed = try XMLFeedParser.parse(utf8: decoded.utf8, limits: limits)
+        } else {
+            throw FeedParseError.unreadable(line: 1, column: 1, reason: "starts with neither '<' nor '{'")
+        }
+        feed.encoding = decoded.name
+        feed.diagnostics.insert(contentsOf: decoded.notes, at: 0)
+        return feed
+    }
+}

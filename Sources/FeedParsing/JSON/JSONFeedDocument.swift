@@ -1,0 +1,115 @@
+/// JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1), decoded leniently: a field of
+/// the wrong type is treated as absent rather than failing the whole feed, and ids given
+/// as numbers are read as their decimal text.
+struct JSONFeedDocument: Decodable {
+    var version: String?
+    var title: String?
+    var homePageURL: String?
+    var feedURL: String?
+    var authors: [JSONFeedAuthor]
+    var items: [JSONFeedItem]
+
+    enum CodingKeys: String, CodingKey {
+        case version, title, author, authors, items
+        case homePageURL = "home_page_url"
+        case feedURL = "feed_url"
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = container.lenientString(.version)
+        title = container.lenientString(.title)
+        homePageURL = container.lenientString(.homePageURL)
+        feedURL = container.lenientString(.feedURL)
+        authors = container.authors(single: .author, list: .authors)
+        items = (try? container.decodeIfPresent([Lenient<JSONFeedItem>].self, forKey: .items))?
+            .compactMap(\.value) ?? []
+    }
+}
+
+struct JSONFeedAuthor: Decodable {
+    var name: String?
+}
+
+struct JSONFeedAttachment: Decodable {
+    var url: String?
+    var mimeType: String?
+    var sizeInBytes: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case url
+        case mimeType = "mime_type"
+        case sizeInBytes = "size_in_bytes"
+    }
+}
+
+struct JSONFeedItem: Decodable {
+    var id: String?
+    var url: String?
+    var externalURL: String?
+    var title: String?
+    var contentHTML: String?
+    var contentText: String?
+    var summary: String?
+    var image: String?
+    var datePublished: String?
+    var dateModified: String?
+    var authors: [JSONFeedAuthor]
+    var tags: [String]
+    var attachments: [JSONFeedAttachment]
+
+    enum CodingKeys: String, CodingKey {
+        case id, url, title, summary, image, author, authors, tags, attachments
+        case externalURL = "external_url"
+        case contentHTML = "content_html"
+        case contentText = "content_text"
+        case datePublished = "date_published"
+        case dateModified = "date_modified"
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = container.lenientString(.id)
+        url = container.lenientString(.url)
+        externalURL = container.lenientString(.externalURL)
+        title = container.lenientString(.title)
+        contentHTML = container.lenientString(.contentHTML)
+        contentText = container.lenientString(.contentText)
+        summary = container.lenientString(.summary)
+        image = container.lenientString(.image)
+        datePublished = container.lenientString(.datePublished)
+        dateModified = container.lenientString(.dateModified)
+        authors = container.authors(single: .author, list: .authors)
+        tags = (try? container.decodeIfPresent([String].self, forKey: .tags)) ?? []
+        attachments = (try? container.decodeIfPresent([Lenient<JSONFeedAttachment>].self, forKey: .attachments))?
+            .compactMap(\.value) ?? []
+    }
+}
+
+/// An array element that decodes to `nil` instead of failing its array.
+struct Lenient<Value: Decodable>: Decodable {
+    var value: Value?
+
+    init(from decoder: Decoder) throws {
+        value = try? Value(from: decoder)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A string, or a number's decimal text; `nil` for anything else.
+    func lenientString(_ key: Key) -> String? {
+        if let string = try? decodeIfPresent(String.self, forKey: key) { return string }
+        if let integer = try? decodeIfPresent(Int64.self, forKey: key) { return String(integer) }
+        if let number = try? decodeIfPresent(Double.self, forKey: key) { return String(number) }
+        return nil
+    }
+
+    /// JSON Feed 1.1 `authors`, falling back to 1.0's single `author`.
+    func authors(single: Key, list: Key) -> [JSONFeedAuthor] {
+        if let authors = try? decodeIfPresent([Lenient<JSONFeedAuthor>].self, forKey: list) {
+            return authors.compactMap(\.value)
+        }
+        if let author = try? decodeIfPresent(JSONFeedAuthor.self, forKey: single) { return [author] }
+        return []
+    }
+}

@@ -1,0 +1,59 @@
+import FeedModel
+import Foundation
+
+/// Reads JSON Feed into the same ``ParsedFeed`` shape the XML formats produce.
+enum JSONFeedParser {
+    static func parse(utf8: [UInt8]) throws -> ParsedFeed {
+        let document: JSONFeedDocument
+        do {
+            document = try JSONDecoder().decode(JSONFeedDocument.self, from: Data(utf8))
+        } catch {
+            throw FeedParseError.unreadable(line: 1, column: 1, reason: "invalid JSON: \(describe(error))")
+        }
+        guard document.version?.contains("jsonfeed.org/version/") == true else {
+            throw FeedParseError.notAFeed(found: "a JSON document without a JSON Feed \"version\"")
+        }
+        var feed = ParsedFeed(format: .json)
+        feed.version = document.version
+        feed.title = document.title.map { FeedText($0, kind: .text) }
+        feed.siteLink = document.homePageURL.map { FeedLink(href: $0) }
+        if let feedURL = document.feedURL { feed.links.append(FeedLink(href: feedURL, rel: "self")) }
+        feed.authors = document.authors.compactMap(\.name)
+        feed.entries = document.items.map(entry)
+        return feed
+    }
+
+    private static func entry(_ item: JSONFeedItem) -> ParsedEntry {
+        var entry = ParsedEntry()
+        entry.nativeID = item.id?.trimmed
+        entry.guidIsPermaLink = false
+        entry.itemLink = item.url.map { FeedLink(href: $0) }
+        entry.originalLink = item.externalURL.map { FeedLink(href: $0) }
+        entry.title = item.title.map { FeedText($0, kind: .text) }
+        entry.summary = item.summary.map { FeedText($0, kind: .text) }
+        if let html = item.contentHTML {
+            entry.content = FeedText(html, kind: .html)
+        } else if let text = item.contentText {
+            entry.content = FeedText(text, kind: .text)
+        }
+        entry.publishedText = item.datePublished
+        entry.published = item.datePublished.flatMap(FeedDate.parse)
+        entry.updatedText = item.dateModified
+        entry.updated = item.dateModified.flatMap(FeedDate.parse)
+        entry.authors = item.authors.compactMap(\.name)
+        entry.categories = item.tags
+        entry.thumbnails = item.image.map { [FeedLink(href: $0)] } ?? []
+        entry.enclosures = item.attachments.compactMap { attachment in
+            guard let url = attachment.url else { return nil }
+            return ParsedEnclosure(link: FeedLink(href: url, type: attachment.mimeType), length: attachment.sizeInBytes)
+        }
+        return entry
+    }
+
+    private static func describe(_ error: Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            return context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,215 @@
+import CLibXML2
+import Foundation
+import FeedModel
+
+/// Receives libxml2's SAX2 callbacks and builds a ``ParsedFeed`` as the document streams by.
+///
+/// It keeps its own element stack rather than trusting libxml2's: in recover mode libxml2
+/// closes the innermost element on any end tag, so an unclosed `<br>` or `<p>` in an
+/// item's raw HTML would otherwise shift every later end tag by one and merge entries.
+/// The stack records which elements were really closed (void HTML elements that received
+/// content, RSS elements appearing inside a description) and pops accordingly.
+final class FeedElementHandler {
+    struct Frame {
+        enum Role {
+            case root, container, entry, ignored, author, collecting, other
+            /// A child element inside rich text, written back as a tag (`nil`: the Atom xhtml wrapper `div`).
+            case markup(tag: String?, isVoid: Bool)
+        }
+        var role: Role
+        var pushedBase: Bool
+        /// A void element (`<br>`) that turned out to be unclosed: the next end tag is its parent's.
+        var implicitlyClosed = false
+    }
+
+    let limits: ParserLimits
+    var context: xmlParserCtxtPtr?
+
+    var feed: ParsedFeed?
+    var stack: [Frame] = []
+    var baseChain: [String] = []
+    var entry: ParsedEntry?
+    var entryFrameIndex: Int?
+    var publishedRank = Int.max
+    var ignoredFrameIndex: Int?
+    var authorFrameIndex: Int?
+    var pendingAuthorName: String?
+    var pendingAuthorEmail: String?
+    var collector: TextCollector?
+    var names = LocalNameCache()
+    var namespaces = NamespaceCache()
+
+    private(set) var stopError: FeedParseError?
+    private(set) var errorCount = 0
+    private(set) var diagnostics: [String] = []
+    private var firstError: (line: Int, column: Int, message: String)?
+
+    init(limits: ParserLimits) {
+        self.limits = limits
+    }
+
+    // MARK: - SAX callbacks
+
+    func startElement(
+        localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        attributes: SAXAttributes
+    ) {
+        guard stopError == nil else { return }
+        guard stack.count < limits.maxDepth else {
+            stop(.tooDeep(limit: limits.maxDepth, line: currentLine))
+            return
+        }
+        let namespace = namespaces.namespace(uri: uri, prefix: prefix)
+        let name = names.name(localName)
+        if let top = stack.indices.last, case .markup(_, isVoid: true) = stack[top].role {
+            stack[top].implicitlyClosed = true
+        }
+        let pushedBase = pushBase(attributes)
+        guard feed != nil else {
+            startRoot(namespace: namespace, name: name, localName: localName, prefix: prefix, attributes: attributes, pushedBase: pushedBase)
+            return
+        }
+        if collector != nil {
+            if isEntryLevelElement(namespace: namespace, name: name) {
+                recoverToEntryLevel()
+            } else {
+                startInsideRichText(namespace: namespace, localName: localName, attributes: attributes, pushedBase: pushedBase)
+                return
+            }
+        }
+        if ignoredFrameIndex != nil {
+            push(.other, pushedBase)
+        } else if authorFrameIndex != nil {
+            startInAuthor(namespace: namespace, name: name, pushedBase: pushedBase)
+        } else if entry != nil {
+            startInEntry(namespace: namespace, name: name, attributes: attributes, pushedBase: pushedBase)
+        } else {
+            startInFeed(namespace: namespace, name: name, attributes: attributes, pushedBase: pushedBase)
+        }
+    }
+
+    func endElement() {
+        guard stopError == nil else { return }
+        while let top = stack.last, top.implicitlyClosed { popFrame() }
+        if !stack.isEmpty { popFrame() }
+    }
+
+    func characters(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard stopError == nil, collector != nil else { return }
+        if let top = stack.indices.last, case .markup(_, isVoid: true) = stack[top].role {
+            stack[top].implicitlyClosed = true
+        }
+        let insideChildMarkup = stack.count - 1 > collector!.frameIndex
+        if collector!.kind == .xhtml || (collector!.capturesMarkup && insideChildMarkup) {
+            collector!.appendEscaped(buffer)
+        } else {
+            collector!.bytes.append(contentsOf: buffer)
+        }
+        if collector!.bytes.count > limits.maxTextBytes {
+            stop(.textTooLarge(element: collector!.elementName, limit: limits.maxTextBytes, line: currentLine))
+        }
+    }
+
+    func recordError(line: Int, column: Int, message: String) {
+        errorCount += 1
+        if firstError == nil { firstError = (line, column, message) }
+        if diagnostics.count < limits.maxDiagnostics {
+            diagnostics.append("line \(line), column \(column): \(message)")
+        }
+    }
+
+    /// The feed read so far, once the document has been fed in full.
+    func finish() throws -> ParsedFeed {
+        if let stopError { throw stopError }
+        guard var result = feed else {
+            let error = firstError ?? (1, 1, "no root element")
+            throw FeedParseError.unreadable(line: error.line, column: error.column, reason: error.message)
+        }
+        if entry != nil {
+            result.diagnostics.append("the document ended inside an entry (truncated?); that entry was dropped")
+        }
+        if errorCount > 0 {
+            result.diagnostics.insert("recovered from \(errorCount) XML error(s)", at: 0)
+            result.diagnostics.insert(contentsOf: diagnostics, at: 1)
+        }
+        return result
+    }
+
+    // MARK: - Stack
+
+    func push(_ role: Frame.Role, _ pushedBase: Bool) {
+        stack.append(Frame(role: role, pushedBase: pushedBase))
+    }
+
+    func collect(
+        _ field: TextField, kind: FeedText.Kind = .text, capturesMarkup: Bool = false, element: String,
+        pushedBase: Bool
+    ) {
+        collector = TextCollector(
+            field: field, frameIndex: stack.count, kind: kind, capturesMarkup: capturesMarkup, elementName: element)
+        push(.collecting, pushedBase)
+    }
+
+    func popFrame() {
+        let index = stack.count - 1
+        let frame = stack[index]
+        switch frame.role {
+        case .collecting:
+            if let finished = collector, finished.frameIndex == index {
+                collector = nil
+                apply(finished)
+            }
+        case .markup(let tag, let isVoid):
+            if let tag, !isVoid { collector?.appendEndTag(tag) }
+        case .entry:
+            finishEntry()
+        case .author:
+            finishAuthor()
+        case .ignored:
+            ignoredFrameIndex = nil
+        case .root, .container, .other:
+            break
+        }
+        stack.removeLast()
+        if frame.pushedBase { baseChain.removeLast() }
+    }
+
+    /// Pops back to the entry element (or the feed level) after an RSS element turned up
+    /// inside what should have been closed rich text.
+    private func recoverToEntryLevel() {
+        let floor = (entryFrameIndex ?? 0) + 1
+        while stack.count > floor { popFrame() }
+    }
+
+    private func pushBase(_ attributes: SAXAttributes) -> Bool {
+        guard let base = attributes.value("base", in: .xml) else { return false }
+        baseChain.append(base.trimmingCharacters(in: .whitespaces))
+        return true
+    }
+
+    private func startInsideRichText(
+        namespace: XMLNamespace, localName: UnsafePointer<xmlChar>, attributes: SAXAttributes, pushedBase: Bool
+    ) {
+        guard let active = collector, active.capturesMarkup else {
+            push(.other, pushedBase)
+            return
+        }
+        let tag = string(localName).lowercased()
+        if active.kind == .xhtml, stack.count == active.frameIndex + 1, tag == "div", namespace == .xhtml {
+            push(.markup(tag: nil, isVoid: false), pushedBase)
+            return
+        }
+        let isVoid = voidHTMLElements.contains(tag)
+        collector?.appendStartTag(tag, attributes: attributes.all(), selfClosing: isVoid)
+        push(.markup(tag: tag, isVoid: isVoid), pushedBase)
+    }
+
+    func stop(_ error: FeedParseError) {
+        stopError = error
+        if let context { xmlStopParser(context) }
+    }
+
+    var currentLine: Int {
+        Int(feedmill_xmlInputLine(context))
+    }
+}

@@ -1,0 +1,283 @@
+import CLibXML2
+import FeedModel
+import Foundation
+
+/// What each element means, by format: the vocabulary half of ``FeedElementHandler``.
+extension FeedElementHandler {
+    private var format: FeedFormat { feed?.format ?? .rss }
+
+    /// RSS elements: no namespace, or one of the RSS namespaces, in an RSS or RDF document.
+    private func isRSS(_ namespace: XMLNamespace) -> Bool {
+        format != .atom && (namespace == .none || namespace == .rss)
+    }
+
+    /// Atom elements: either Atom namespace anywhere; no namespace in an Atom document.
+    private func isAtom(_ namespace: XMLNamespace) -> Bool {
+        namespace.isAtom || (format == .atom && namespace == .none)
+    }
+
+    func startRoot(
+        namespace: XMLNamespace, name: LocalName, localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?,
+        attributes: SAXAttributes, pushedBase: Bool
+    ) {
+        var parsed: ParsedFeed
+        switch name {
+        case .rss where namespace == .none || namespace == .rss:
+            parsed = ParsedFeed(format: .rss)
+            parsed.version = attributes.value("version") ?? "2.0"
+        case .RDF where namespace == .rdf:
+            parsed = ParsedFeed(format: .rdf)
+            parsed.version = "1.0"
+        case .feed where namespace.isAtom || namespace == .none:
+            parsed = ParsedFeed(format: .atom)
+            parsed.version = namespace == .atom03 ? "0.3" : (attributes.value("version") ?? "1.0")
+        case .html:
+            stop(.notAFeed(found: "an HTML page"))
+            return
+        default:
+            let qualified = (prefix.map { string($0) + ":" } ?? "") + string(localName)
+            stop(.notAFeed(found: "an XML document whose root element is <\(qualified)>"))
+            return
+        }
+        parsed.baseChain = baseChain
+        feed = parsed
+        push(.root, pushedBase)
+    }
+
+    func startInFeed(namespace: XMLNamespace, name: LocalName, attributes: SAXAttributes, pushedBase: Bool) {
+        let rss = isRSS(namespace)
+        let atom = isAtom(namespace)
+        switch name {
+        case .item where rss, .entry where atom:
+            startEntry(attributes: attributes, pushedBase: pushedBase)
+        case .channel where rss, .skipHours where rss, .skipDays where rss:
+            push(.container, pushedBase)
+        case .image where rss, .textinput where rss, .textInput where rss, .entry, .item:
+            ignoredFrameIndex = stack.count
+            push(.ignored, pushedBase)
+        case .title where rss || namespace == .dc:
+            collect(.feedTitle, kind: .html, element: "title", pushedBase: pushedBase)
+        case .title where atom:
+            let kind = textKind(attributes, namespace)
+            collect(.feedTitle, kind: kind, capturesMarkup: kind == .xhtml, element: "title", pushedBase: pushedBase)
+        case .link where rss:
+            collect(.feedLink, element: "link", pushedBase: pushedBase)
+        case .link where atom:
+            if let link = linkFromAttributes(attributes) { feed?.links.append(link) }
+            push(.other, pushedBase)
+        case .author where atom:
+            authorFrameIndex = stack.count
+            push(.author, pushedBase)
+        case .ttl where rss:
+            collect(.ttl, element: "ttl", pushedBase: pushedBase)
+        case .hour where rss:
+            collect(.skipHour, element: "hour", pushedBase: pushedBase)
+        case .day where rss:
+            collect(.skipDay, element: "day", pushedBase: pushedBase)
+        case .updatePeriod where namespace == .sy:
+            collect(.updatePeriod, element: "sy:updatePeriod", pushedBase: pushedBase)
+        case .updateFrequency where namespace == .sy:
+            collect(.updateFrequency, element: "sy:updateFrequency", pushedBase: pushedBase)
+        default:
+            push(.other, pushedBase)
+        }
+    }
+
+    func startInEntry(namespace: XMLNamespace, name: LocalName, attributes: SAXAttributes, pushedBase: Bool) {
+        let rss = isRSS(namespace)
+        let atom = isAtom(namespace)
+        switch (namespace, name) {
+        case (_, .item) where rss, (_, .entry) where atom:
+            // A new entry while one is open: the previous one was never closed.
+            while entry != nil, !stack.isEmpty { popFrame() }
+            startInFeed(namespace: namespace, name: name, attributes: attributes, pushedBase: pushedBase)
+        case (_, .title) where rss:
+            collect(.title, kind: .html, element: "title", pushedBase: pushedBase)
+        case (_, .link) where rss:
+            collect(.link, element: "link", pushedBase: pushedBase)
+        case (_, .description) where rss:
+            collect(.summary, kind: .html, capturesMarkup: true, element: "description", pushedBase: pushedBase)
+        case (_, .guid) where rss:
+            if attributes.value("isPermaLink")?.lowercased() == "false" { entry?.guidIsPermaLink = false }
+            collect(.nativeID, element: "guid", pushedBase: pushedBase)
+        case (_, .pubDate) where rss:
+            collect(.published(rank: 1), element: "pubDate", pushedBase: pushedBase)
+        case (_, .author) where rss, (.dc, .creator):
+            collect(.author, element: "author", pushedBase: pushedBase)
+        case (_, .category) where rss, (.dc, .subject):
+            collect(.category, element: "category", pushedBase: pushedBase)
+        case (_, .enclosure) where rss:
+            appendEnclosure(url: attributes.value("url"), type: attributes.value("type"), length: attributes.value("length"))
+            push(.other, pushedBase)
+        case (.content, .encoded):
+            collect(.content, kind: .html, capturesMarkup: true, element: "content:encoded", pushedBase: pushedBase)
+        case (.dc, .date):
+            collect(.published(rank: 2), element: "dc:date", pushedBase: pushedBase)
+        case (.dc, .title):
+            collect(.secondaryTitle, kind: .html, element: "dc:title", pushedBase: pushedBase)
+        case (.dcterms, .modified):
+            collect(.updated, element: "dcterms:modified", pushedBase: pushedBase)
+        case (.dcterms, .issued), (.dcterms, .created):
+            collect(.published(rank: 3), element: "dcterms:issued", pushedBase: pushedBase)
+        case (.feedburner, .origLink):
+            collect(.originalLink, element: "feedburner:origLink", pushedBase: pushedBase)
+        case (.media, .thumbnail):
+            if let url = attributes.value("url") { entry?.thumbnails.append(FeedLink(href: url, baseChain: baseChain)) }
+            push(.other, pushedBase)
+        case (.media, .content):
+            appendEnclosure(url: attributes.value("url"), type: attributes.value("type"), length: attributes.value("fileSize"))
+            if attributes.value("medium") == "image", let url = attributes.value("url") {
+                entry?.thumbnails.append(FeedLink(href: url, baseChain: baseChain))
+            }
+            push(.other, pushedBase)
+        case (.media, .group):
+            push(.container, pushedBase)
+        default:
+            if atom {
+                startAtomEntryChild(namespace: namespace, name: name, attributes: attributes, pushedBase: pushedBase)
+            } else {
+                push(.other, pushedBase)
+            }
+        }
+    }
+
+    private func startAtomEntryChild(namespace: XMLNamespace, name: LocalName, attributes: SAXAttributes, pushedBase: Bool) {
+        switch name {
+        case .id:
+            collect(.nativeID, element: "id", pushedBase: pushedBase)
+        case .title:
+            let kind = textKind(attributes, namespace)
+            collect(.title, kind: kind, capturesMarkup: kind == .xhtml, element: "title", pushedBase: pushedBase)
+        case .link:
+            if let link = linkFromAttributes(attributes) {
+                entry?.links.append(link)
+                if link.rel?.lowercased() == "enclosure" {
+                    appendEnclosure(url: link.href, type: link.type, length: attributes.value("length"))
+                }
+            }
+            push(.other, pushedBase)
+        case .summary, .content:
+            let field: TextField = name == .summary ? .summary : .content
+            if name == .content, attributes.value("src") != nil || attributes.value("mode") == "base64" {
+                push(.other, pushedBase)
+            } else if let kind = contentKind(attributes, namespace) {
+                collect(field, kind: kind, capturesMarkup: kind == .xhtml, element: name.rawValue, pushedBase: pushedBase)
+            } else {
+                push(.other, pushedBase)
+            }
+        case .published, .issued:
+            collect(.published(rank: 1), element: name.rawValue, pushedBase: pushedBase)
+        case .created:
+            collect(.published(rank: 3), element: "created", pushedBase: pushedBase)
+        case .updated, .modified:
+            collect(.updated, element: name.rawValue, pushedBase: pushedBase)
+        case .author:
+            authorFrameIndex = stack.count
+            push(.author, pushedBase)
+        case .category:
+            if let term = attributes.value("term") ?? attributes.value("label") { entry?.categories.append(term) }
+            push(.other, pushedBase)
+        case .source, .contributor:
+            ignoredFrameIndex = stack.count
+            push(.ignored, pushedBase)
+        default:
+            push(.other, pushedBase)
+        }
+    }
+
+    func startInAuthor(namespace: XMLNamespace, name: LocalName, pushedBase: Bool) {
+        switch name {
+        case .name where isAtom(namespace):
+            collect(.authorName, element: "name", pushedBase: pushedBase)
+        case .email where isAtom(namespace):
+            collect(.authorEmail, element: "email", pushedBase: pushedBase)
+        default:
+            push(.other, pushedBase)
+        }
+    }
+
+    /// Elements that can only be children of an RSS item: seeing one inside a description
+    /// means the description's raw HTML left an element open.
+    func isEntryLevelElement(namespace: XMLNamespace, name: LocalName) -> Bool {
+        guard format != .atom, let active = collector, active.capturesMarkup, entry != nil else { return false }
+        switch namespace {
+        case .content, .dc, .dcterms, .feedburner, .media, .atom, .atom03, .rdf:
+            return true
+        case .none, .rss:
+            switch name {
+            case .item, .title, .link, .description, .guid, .pubDate, .author, .category, .enclosure, .comments, .source:
+                return true
+            default:
+                return false
+            }
+        default:
+            return false
+        }
+    }
+
+    private func startEntry(attributes: SAXAttributes, pushedBase: Bool) {
+        var started = ParsedEntry()
+        started.baseChain = baseChain
+        if format == .rdf, let about = attributes.value("about", in: .rdf) ?? attributes.value("about") {
+            started.nativeID = about
+        }
+        entry = started
+        entryFrameIndex = stack.count
+        publishedRank = Int.max
+        push(.entry, pushedBase)
+    }
+
+    func finishEntry() {
+        if let finished = entry { feed?.entries.append(finished) }
+        entry = nil
+        entryFrameIndex = nil
+    }
+
+    func finishAuthor() {
+        if let author = pendingAuthorName ?? pendingAuthorEmail {
+            if entry != nil { entry?.authors.append(author) } else { feed?.authors.append(author) }
+        }
+        pendingAuthorName = nil
+        pendingAuthorEmail = nil
+        authorFrameIndex = nil
+    }
+
+    private func linkFromAttributes(_ attributes: SAXAttributes) -> FeedLink? {
+        guard let href = attributes.value("href") else { return nil }
+        return FeedLink(href: href, rel: attributes.value("rel"), type: attributes.value("type"), baseChain: baseChain)
+    }
+
+    private func appendEnclosure(url: String?, type: String?, length: String?) {
+        guard let url, !url.isEmpty else { return }
+        let link = FeedLink(href: url, type: type, baseChain: baseChain)
+        entry?.enclosures.append(ParsedEnclosure(link: link, length: length.flatMap { Int64($0.trimmed) }))
+    }
+
+    /// Atom text constructs: `text` (default), `html`, `xhtml`, or a MIME type (Atom 0.3).
+    private func textKind(_ attributes: SAXAttributes, _ namespace: XMLNamespace) -> FeedText.Kind {
+        contentKind(attributes, namespace) ?? .text
+    }
+
+    /// The kind of an Atom text or content element; `nil` for content Feedmill cannot show.
+    private func contentKind(_ attributes: SAXAttributes, _ namespace: XMLNamespace) -> FeedText.Kind? {
+        let type = attributes.value("type")?.lowercased().split(separator: ";").first.map { String($0).trimmed }
+        if attributes.value("mode") == "escaped" { return .html }
+        switch type {
+        case nil, "text", "text/plain":
+            return .text
+        case "html", "text/html":
+            // Atom 0.3 inline (mode="xml", the default) markup is XHTML; 1.0's "html" is escaped.
+            return namespace == .atom03 && type == "text/html" ? .xhtml : .html
+        case "xhtml", "application/xhtml+xml":
+            return .xhtml
+        case let other? where other.hasPrefix("text/"):
+            return .text
+        default:
+            return nil
+        }
+    }
+}
+
+extension String {
+    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+}

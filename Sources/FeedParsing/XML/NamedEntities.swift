@@ -1,0 +1,31 @@
+import CLibXML2
+
+/// XML's five predefined entities and HTML 4's named character references, taken from
+/// libxml2's own HTML table so that Feedmill and libxml2 agree on every name.
+enum NamedEntities {
+    /// The scalar a name stands for, or `nil` for a name neither XML nor HTML defines.
+    static func scalar(for name: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        guard name.count <= 8 else { return nil }
+        return table[key(name)]
+    }
+
+    /// Up to eight ASCII bytes packed into one integer: a hash key with no allocation.
+    private static func key<Bytes: Sequence>(_ name: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+        name.reduce(UInt64(0)) { ($0 << 8) | UInt64($1) }
+    }
+
+    private static let table: [UInt64: UInt32] = {
+        var table: [UInt64: UInt32] = [:]
+        // libxml2 has no enumeration of its table, but it can be asked by value: HTML 4's
+        // entities all lie below U+2667.
+        for value in UInt32(0)...0x2666 {
+            guard let entry = htmlEntityValueLookup(value), let cName = entry.pointee.name else { continue }
+            let name = Array(String(cString: cName).utf8)
+            if name.count <= 8 { table[key(name)] = entry.pointee.value }
+        }
+        for (name, value) in [("amp", 38), ("lt", 60), ("gt", 62), ("quot", 34), ("apos", 39)] {
+            table[key(name.utf8)] = UInt32(value)
+        }
+        return table
+    }()
+}

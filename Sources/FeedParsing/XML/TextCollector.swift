@@ -1,0 +1,78 @@
+import FeedModel
+
+/// Where a collected text value goes once its element ends.
+enum TextField {
+    // Feed level.
+    case feedTitle, feedLink, ttl, skipHour, skipDay, updatePeriod, updateFrequency
+    // Inside an Atom author element, entry or feed.
+    case authorName, authorEmail
+    // Entry level.
+    case title, secondaryTitle, link, originalLink, nativeID, summary, content
+    case published(rank: Int), updated, author, category
+}
+
+/// The text of one element being gathered, with the markup of its children when the
+/// element holds (X)HTML.
+struct TextCollector {
+    var field: TextField
+    /// Index in the element stack of the element whose text this is.
+    var frameIndex: Int
+    var kind: FeedText.Kind
+    /// Child elements are written back as tags (rich text) rather than dropped (plain fields).
+    var capturesMarkup: Bool
+    var elementName: String
+    var bytes: [UInt8] = []
+
+    init(field: TextField, frameIndex: Int, kind: FeedText.Kind, capturesMarkup: Bool, elementName: String) {
+        self.field = field
+        self.frameIndex = frameIndex
+        self.kind = kind
+        self.capturesMarkup = capturesMarkup
+        self.elementName = elementName
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>) {
+        for byte in buffer {
+            switch byte {
+            case UInt8(ascii: "&"): bytes.append(contentsOf: Array("&amp;".utf8))
+            case UInt8(ascii: "<"): bytes.append(contentsOf: Array("&lt;".utf8))
+            case UInt8(ascii: ">"): bytes.append(contentsOf: Array("&gt;".utf8))
+            default: bytes.append(byte)
+            }
+        }
+    }
+
+    mutating func appendStartTag(_ name: String, attributes: [(name: String, value: String)], selfClosing: Bool) {
+        var tag = "<" + name
+        for attribute in attributes where !attribute.name.hasPrefix("xmlns") {
+            tag += " " + attribute.name + "=\"" + escapeAttribute(attribute.value) + "\""
+        }
+        tag += selfClosing ? ">" : ">"
+        bytes.append(contentsOf: Array(tag.utf8))
+    }
+
+    mutating func appendEndTag(_ name: String) {
+        bytes.append(contentsOf: Array("</\(name)>".utf8))
+    }
+
+    private func escapeAttribute(_ value: String) -> String {
+        var escaped = ""
+        for character in value {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "\"": escaped += "&quot;"
+            case "<": escaped += "&lt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
+
+/// HTML elements that never have content; an unclosed `<br>` in a feed's raw HTML must not
+/// swallow the rest of the entry.
+let voidHTMLElements: Set<String> = [
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
+]
