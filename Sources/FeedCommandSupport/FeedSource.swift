@@ -1,0 +1,62 @@
+import FeedFetching
+import Foundation
+
+/// Where a feed document comes from on the command line: a file path or an http(s) URL.
+public enum FeedSource: Equatable, Sendable {
+    case file(path: String)
+    case url(String)
+
+    public init(_ argument: String) {
+        let lowered = argument.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            self = .url(argument)
+        } else if lowered.hasPrefix("file://") {
+            self = .file(path: String(argument.dropFirst("file://".count)))
+        } else {
+            self = .file(path: argument)
+        }
+    }
+}
+
+/// A loaded document: its bytes, the transport charset, and the URL relative links resolve against.
+public struct LoadedDocument: Sendable {
+    public var bytes: [UInt8]
+    public var charset: String?
+    public var baseURL: String?
+}
+
+/// Why a source could not be loaded.
+public enum SourceError: Error, CustomStringConvertible, Equatable {
+    case unreadableFile(path: String, reason: String)
+    case fetchFailed(FetchError)
+
+    public var description: String {
+        switch self {
+        case .unreadableFile(let path, let reason): return "cannot read \(path): \(reason)"
+        case .fetchFailed(let error): return "cannot fetch \(error.description)"
+        }
+    }
+}
+
+public enum SourceLoader {
+    /// - Parameter baseOverride: `--base`, which wins over the URL a document came from.
+    public static func load(
+        _ source: FeedSource, baseOverride: String?, configuration: FetchConfiguration
+    ) throws(SourceError) -> LoadedDocument {
+        switch source {
+        case .file(let path):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                let reason = FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file"
+                throw .unreadableFile(path: path, reason: reason)
+            }
+            return LoadedDocument(bytes: [UInt8](data), charset: nil, baseURL: baseOverride)
+        case .url(let url):
+            do {
+                let document = try HTTPFetcher(configuration: configuration).fetch(url)
+                return LoadedDocument(bytes: document.body, charset: document.charset, baseURL: baseOverride ?? document.finalURL)
+            } catch {
+                throw .fetchFailed(error)
+            }
+        }
+    }
+}

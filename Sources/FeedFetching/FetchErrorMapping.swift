@@ -1,0 +1,34 @@
+import CCurl
+
+/// libcurl result codes grouped into ``FetchError/Kind``s, each with a message a person reads.
+enum FetchErrorMapping {
+    static func error(for code: CURLcode, url: String, sink: TransferSink, configuration: FetchConfiguration) -> FetchError {
+        let curlCode = Int(code.rawValue)
+        let detail = String(cString: curl_easy_strerror(code))
+        func make(_ kind: FetchError.Kind, _ message: String) -> FetchError {
+            FetchError(kind: kind, url: url, message: message, curlCode: curlCode)
+        }
+        if sink.exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
+            return make(.tooLarge, "body larger than \(configuration.maxBodyBytes) bytes")
+        }
+        switch code {
+        case CURLE_URL_MALFORMAT:
+            return make(.invalidURL, "not a valid URL")
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return make(.unsupportedScheme, "only http and https URLs are fetched")
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return make(.dns, "host name could not be resolved")
+        case CURLE_COULDNT_CONNECT:
+            return make(.connect, "connection refused or unreachable")
+        case CURLE_OPERATION_TIMEDOUT:
+            return make(.timeout, "timed out (\(detail))")
+        case CURLE_TOO_MANY_REDIRECTS:
+            return make(.tooManyRedirects, "more than \(configuration.maxRedirects) redirects")
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR:
+            return make(.tls, "TLS failed: \(detail)")
+        default:
+            return make(.network, detail)
+        }
+    }
+}

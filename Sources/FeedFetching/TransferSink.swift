@@ -1,0 +1,43 @@
+/// Receives one transfer's headers and body from libcurl's callbacks.
+///
+/// Body size is capped here as well as by `CURLOPT_MAXFILESIZE`, because libcurl 7.88 only
+/// checks `Content-Length`: a chunked or close-delimited response, or a small gzip that
+/// inflates to gigabytes, is stopped by this count of decompressed bytes.
+final class TransferSink {
+    let limit: Int
+    private(set) var body: [UInt8] = []
+    private(set) var exceededLimit = false
+    /// Headers of the last response only (a redirect's headers are dropped when the next response starts).
+    private(set) var headers: [(name: String, value: String)] = []
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Bytes accepted; fewer than offered aborts the transfer.
+    func receiveBody(_ data: UnsafeRawBufferPointer) -> Int {
+        guard body.count + data.count <= limit else {
+            exceededLimit = true
+            return 0
+        }
+        body.append(contentsOf: data)
+        return data.count
+    }
+
+    func receiveHeaderLine(_ data: UnsafeRawBufferPointer) {
+        let line = String(decoding: data, as: UTF8.self).trimmingCharacters(in: " \t\r\n")
+        if line.hasPrefix("HTTP/") {
+            headers.removeAll()
+            body.removeAll()
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = line[..<colon].trimmingCharacters(in: " \t").lowercased()
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
+        headers.append((name, value))
+    }
+
+    func header(_ name: String) -> String? {
+        headers.last { $0.name == name }?.value
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import FeedCommandSupport
+import FeedFetching
+
+import Foundation
+
+@main
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rss-inspect",
+        abstract: "Print one feed, parsed and normalised, as JSON.",
+        discussion: """
+            SOURCE is a file path or an http(s) URL. The output is one JSON document with the \
+            keys format, title, link and items (id, permalink, title, summary, \
+            pubdate_unix_time, updated_unix_time, author): exactly what rss-update would store.
+
+            Exit status: 0 the source is a feed; 1 it could not be read or is not a feed \
+            (one line on stderr says why); 64 usage error.
+            """)
+
+    @Argument(help: "A feed file path or an http(s) URL.")
+    var source: String
+
+    @Option(help: ArgumentHelp("Resolve relative links against this URL (default: the URL fetched, or the feed's own link for a file).", valueName: "url"))
+    var base: String?
+
+    @Flag(help: "Also print the encoding, recovered XML errors, scheduling hints, id sources, enclosures and thumbnails.")
+    var details = false
+
+    @Option(help: "Seconds a fetch may take in all.")
+    var timeout: Double = 60
+
+    func validate() throws {
+        if let base, !(base.hasPrefix("http://") || base.hasPrefix("https://")) {
+            throw ValidationError("--base must be an http or https URL")
+        }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
+    func run() throws {
+        var fetch = FetchConfiguration.default
+        fetch.totalTimeout = timeout
+        do {
+            let json = try Inspector.inspect(FeedSource(source), baseOverride: base, details: details, configuration: fetch)
+            print(json, terminator: "")
+        } catch {
+            var standardError = StandardError()
+            print("rss-inspect: \(error.description)", to: &standardError)
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandle.standardError.write(Data(string.utf8))
+    }
+}
