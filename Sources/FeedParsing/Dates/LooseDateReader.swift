@@ -82,15 +82,15 @@ struct LooseDateReader {
     /// Folds one token into the fields; `false` when the token contradicts what is known.
     private func absorb(_ token: ArraySlice<UInt8>, into fields: inout Fields) -> Bool {
         guard let first = token.first else { return true }
-        if token.contains(UInt8(ascii: ":")) {
-            return absorbTime(token, into: &fields)
-        }
         if first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
             guard fields.offset == nil || fields.offset == 0, let offset = numericOffset(token.dropFirst(), negative: first == UInt8(ascii: "-")) else {
                 return false
             }
             fields.offset = offset
             return true
+        }
+        if token.contains(UInt8(ascii: ":")) {
+            return absorbTime(token, into: &fields)
         }
         if first.isASCIIDigit {
             var digits = token.prefix(while: \.isASCIIDigit)
@@ -173,7 +173,6 @@ struct LooseDateReader {
         digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
-    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let fullMonths = [
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
         "december",
@@ -191,7 +190,6 @@ struct LooseDateReader {
 
     private static func isDayName(_ word: String) -> Bool {
         guard word.utf8.count >= 2 else { return false }
-        if word == "tues" || word == "thur" || word == "thurs" { return true }
         return dayNames.contains { $0.hasPrefix(word) && word.utf8.count >= 3 }
     }
 }

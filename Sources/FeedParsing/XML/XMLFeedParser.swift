@@ -14,14 +14,14 @@ import Foundation
 /// - The SAX handler has no entity-declaration, external-subset or resolve-entity callbacks,
 ///   and `getEntity` knows only XML's five predefined entities: a document's DTD can declare
 ///   what it likes, nothing is ever stored, loaded (no XXE) or expanded (no billion laughs).
-/// - ``EntityRewriter`` has already turned every named reference into a numeric one, so
+/// - ``LexicalRepair`` has already turned every named reference into a numeric one, so
 ///   substituting entities (`replaceEntities`) only ever decodes character references.
 enum XMLFeedParser {
     /// Bytes handed to libxml2 per call: bounds libxml2's own input buffer on large feeds.
     static let chunkSize = 64 * 1024
 
     static func parse(utf8 document: [UInt8], limits: ParserLimits) throws -> ParsedFeed {
-        let rewritten = EntityRewriter.rewrite(document) ?? document
+        let rewritten = LexicalRepair.rewrite(document) ?? document
         let handler = FeedElementHandler(limits: limits)
         var sax = makeSAXHandler()
         let unmanaged = Unmanaged.passRetained(handler)

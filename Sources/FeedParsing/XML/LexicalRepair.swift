@@ -3,8 +3,8 @@ import CLibXML2
 import Glibc
 #endif
 
-/// Rewrites every entity reference in a UTF-8 XML document into a numeric character
-/// reference before libxml2 sees it.
+/// Repairs a UTF-8 XML document lexically before libxml2 sees it: every entity reference
+/// becomes a numeric character reference, and a `<` that cannot start markup becomes text.
 ///
 /// Why a pre-pass: feeds use HTML's named entities (`&nbsp;`, `&eacute;`) that XML does not
 /// define, and bare `&`s. libxml2 in recover mode drops an undefined entity, and once a
@@ -13,12 +13,14 @@ import Glibc
 /// decoded, so after this pass none of that can happen. It also means the parser never
 /// needs a document's DTD entities, which is what makes it safe (see ``XMLFeedParser``).
 ///
-/// Rules, outside CDATA sections:
+/// Rules, outside CDATA sections and comments:
 /// - `&amp; &lt; &gt; &quot; &apos;` and HTML 4's named entities become `&#N;`.
 /// - A well-formed numeric reference stays; `&#128;`–`&#159;` are read as windows-1252, as
 ///   browsers do; a numeric reference missing its `;` gets one.
 /// - Any other `&` (bare, or an unknown name) becomes `&#38;`, so the text shows what was written.
-enum EntityRewriter {
+/// - A `<` not followed by a name, `/`, `!` or `?` (`x < y`) becomes `&#60;`: libxml2's push
+///   parser would otherwise stop there and lose the rest of the feed.
+enum LexicalRepair {
     /// The rewritten document, or `nil` when nothing needed to change.
     static func rewrite(_ input: [UInt8]) -> [UInt8]? {
         input.withUnsafeBufferPointer { source -> [UInt8]? in
@@ -27,16 +29,19 @@ enum EntityRewriter {
             var copiedUpTo = 0
             var position = 0
             let count = source.count
-            var nextCDATA = findCDATA(base, from: 0, count: count)
+            var nextAmpersand = find(UInt8(ascii: "&"), in: base, from: 0, count: count)
+            var nextLessThan = find(UInt8(ascii: "<"), in: base, from: 0, count: count)
             while position < count {
-                guard let ampersand = memchr(base + position, Int32(UInt8(ascii: "&")), count - position) else { break }
-                let index = base.distance(to: ampersand.assumingMemoryBound(to: UInt8.self))
-                if index > nextCDATA {
-                    position = cdataEnd(base, from: nextCDATA, count: count)
-                    nextCDATA = findCDATA(base, from: position, count: count)
-                    continue
+                if nextAmpersand < position { nextAmpersand = find(UInt8(ascii: "&"), in: base, from: position, count: count) }
+                if nextLessThan < position { nextLessThan = find(UInt8(ascii: "<"), in: base, from: position, count: count) }
+                let index = min(nextAmpersand, nextLessThan)
+                guard index < count else { break }
+                let reference: Reference
+                if index == nextLessThan {
+                    reference = classifyMarkup(base, at: index, count: count)
+                } else {
+                    reference = classify(base, at: index, count: count)
                 }
-                let reference = classify(base, at: index, count: count)
                 if case .keep(let length) = reference {
                     position = index + length
                     continue
@@ -50,6 +55,9 @@ enum EntityRewriter {
                 case .literalAmpersand:
                     output.append(contentsOf: Self.escapedAmpersand)
                     position = index + 1
+                case .literalLessThan:
+                    output.append(contentsOf: Self.escapedLessThan)
+                    position = index + 1
                 case .keep:
                     break
                 }
@@ -61,13 +69,37 @@ enum EntityRewriter {
         }
     }
 
+    /// A `<`: CDATA sections and comments are skipped whole; a `<` that cannot start markup
+    /// (`x < y`, `<3`) becomes text, because libxml2's push parser stops at it.
+    private static func classifyMarkup(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Reference {
+        guard index + 1 < count else { return .literalLessThan }
+        let next = base[index + 1]
+        if next == UInt8(ascii: "!") {
+            if starts(cdataOpen, in: base, at: index, count: count) {
+                return .keep(length: end(of: cdataClose, in: base, from: index + cdataOpen.count, count: count) - index)
+            }
+            if starts(commentOpen, in: base, at: index, count: count) {
+                return .keep(length: end(of: commentClose, in: base, from: index + commentOpen.count, count: count) - index)
+            }
+            return .keep(length: 2)
+        }
+        if next.isASCIILetter || next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "_")
+            || next == UInt8(ascii: ":") || next >= 0x80
+        {
+            return .keep(length: 1)
+        }
+        return .literalLessThan
+    }
+
     private enum Reference {
         case keep(length: Int)
         case replace(scalar: UInt32, length: Int)
         case literalAmpersand
+        case literalLessThan
     }
 
     private static let escapedAmpersand: [UInt8] = Array("&#38;".utf8)
+    private static let escapedLessThan: [UInt8] = Array("&#60;".utf8)
 
     private static func classify(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Reference {
         var cursor = index + 1
@@ -135,29 +167,29 @@ enum EntityRewriter {
 
     private static let cdataOpen: [UInt8] = Array("<![CDATA[".utf8)
     private static let cdataClose: [UInt8] = Array("]]>".utf8)
+    private static let commentOpen: [UInt8] = Array("<!--".utf8)
+    private static let commentClose: [UInt8] = Array("-->".utf8)
 
-    /// Index of the next `<![CDATA[` at or after `from`, or `Int.max`.
-    private static func findCDATA(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
-        find(cdataOpen, in: base, from: from, count: count) ?? Int.max
+    private static func starts(_ prefix: [UInt8], in base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Bool {
+        index + prefix.count <= count && memcmp(base + index, prefix, prefix.count) == 0
     }
 
-    /// Index just after the `]]>` closing the section opened at `start`, or the end.
-    private static func cdataEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
-        guard let close = find(cdataClose, in: base, from: start + cdataOpen.count, count: count) else { return count }
-        return close + cdataClose.count
-    }
-
-    private static func find(_ needle: [UInt8], in base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int? {
-        guard from < count else { return nil }
-        // memchr for the first byte, then compare the rest (glibc's memmem is not exported to Swift).
+    /// Index just after the next `terminator` at or after `from`, or the end of the document.
+    private static func end(of terminator: [UInt8], in base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
         var position = from
-        let last = count - needle.count
+        let last = count - terminator.count
         while position <= last {
-            guard let hit = memchr(base + position, Int32(needle[0]), last + 1 - position) else { return nil }
-            let index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            if memcmp(base + index, needle, needle.count) == 0 { return index }
-            position = index + 1
+            let hit = find(terminator[0], in: base, from: position, count: last + 1)
+            guard hit <= last else { break }
+            if memcmp(base + hit, terminator, terminator.count) == 0 { return hit + terminator.count }
+            position = hit + 1
         }
-        return nil
+        return count
+    }
+
+    /// Index of the next `byte` at or after `from`, or `count` when there is none.
+    private static func find(_ byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
+        guard from < count, let hit = memchr(base + from, Int32(byte), count - from) else { return count }
+        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
     }
 }

@@ -1,0 +1,81 @@
+import Testing
+
+@testable import FeedParsing
+
+/// Expected values were computed independently with Python's `calendar.timegm`.
+@Suite("FeedDate: one forgiving parser for every format")
+struct FeedDateTests {
+    @Test("reads RFC 822 and its variants", arguments: [
+        ("Tue, 21 Apr 2009 23:32:00 +0000", 1_240_356_720),
+        ("Sun, 19 May 2002 15:21:36 GMT", 1_021_821_696),
+        ("Sun, 19 May 02 15:21:36 GMT", 1_021_821_696),  // two-digit year
+        ("19 May 2002 15:21:36 GMT", 1_021_821_696),  // no day name
+        ("Sun, 19 May 2002 15:21 GMT", 1_021_821_660),  // no seconds
+        ("Sun, 19 May 2002 15:21:36 EST", 1_021_839_696),
+        ("Sun, 19 May 2002 15:21:36 PDT", 1_021_846_896),
+        ("Sun, 19 May 2002 15:21:36 UT", 1_021_821_696),
+        ("Sun, 19 May 2002 15:21:36 Z", 1_021_821_696),
+        ("Sun, 19 May 2002 15:21:36 A", 1_021_825_296),  // military, RFC 822 sign
+        ("Sun, 19 May 2002 15:21:36 N", 1_021_818_096),
+        ("Sun, 19 May 2002 15:21:36 +05:30", 1_021_801_896),
+        ("Sun, 19 May 2002 15:21:36 -0800", 1_021_850_496),
+        ("Sun, 19 May 2002 15:21:36", 1_021_821_696),  // no zone: UTC
+        ("Wed, 02 Oct 2002 08:00:00 EDT", 1_033_560_000),
+        ("Sun, 19 May 1999 15:21:36 GMT", 927_127_296),
+        ("Sun, 19 May 99 15:21:36 GMT", 927_127_296),
+    ])
+    func rfc822(text: String, expected: Int64) {
+        #expect(FeedDate.parse(text) == expected)
+    }
+
+    @Test("reads the broken forms seen in the wild", arguments: [
+        ("Sunday, 19 May 2002 15:21:36 GMT", 1_021_821_696),  // full day name
+        ("Mon, 2 January 2006 15:04:05 GMT", 1_136_214_245),  // full month name
+        ("Thurs, 10 Sept 2009 08:00:00 +0000", 1_252_569_600),
+        ("Monday, 02-Jan-06 15:04:05 GMT", 1_136_214_245),  // RFC 850
+        ("Mon Jan  2 15:04:05 2006", 1_136_214_245),  // asctime
+        ("Sun, 19 May 2002 15:21:36 GMT+0200", 1_021_814_496),
+        ("Sun, 19 May 2002 15:21:36 +0000 (UTC)", 1_021_821_696),
+        ("May 19, 2002 3:21 PM", 1_021_821_660),
+        ("Thu, 01 Jan 106 00:00:00 GMT", 1_136_073_600),  // getYear() bug
+        ("Fri, 20 May 2002 15:21:36 GMT", 1_021_908_096),  // wrong day name is ignored
+    ])
+    func wild(text: String, expected: Int64) {
+        #expect(FeedDate.parse(text) == expected)
+    }
+
+    @Test("reads ISO 8601 and W3CDTF", arguments: [
+        ("2003-12-13T18:30:02Z", 1_071_340_202),
+        ("2003-12-13T18:30:02.25Z", 1_071_340_202),
+        ("2003-12-13T18:30:02+01:00", 1_071_336_602),
+        ("2003-12-13T18:30:02-0500", 1_071_358_202),
+        ("2003-12-13T18:30Z", 1_071_340_200),
+        ("2003-12-13T18:30:02", 1_071_340_202),
+        ("2003-12-13 18:30:02", 1_071_340_202),
+        ("2003-12-13 18:30:02 -0700", 1_071_365_402),
+        ("2003-12-13t18:30:02z", 1_071_340_202),
+        ("2003-12-13", 1_071_273_600),
+        ("2003-12", 1_070_236_800),
+        ("2003", 1_041_379_200),
+        ("20031213T183002Z", 1_071_340_202),
+        ("2003-12-13T18:30:02+05", 1_071_322_202),
+        ("2000-02-29T00:00:00Z", 951_782_400),
+        ("2012-06-30T23:59:60Z", 1_341_100_800),
+        ("2003-12-31T24:00:00Z", 1_072_915_200),
+        ("  2003-12-13T18:30:02Z \n", 1_071_340_202),
+        ("1969-07-20T20:17:40Z", -14_182_940),
+    ])
+    func iso8601(text: String, expected: Int64) {
+        #expect(FeedDate.parse(text) == expected)
+    }
+
+    @Test("a date it cannot read is missing, never now", arguments: [
+        "", "   ", "yesterday", "not a date at all", "2003-13-01", "2003-02-30T00:00:00Z", "2001-02-29",
+        "Sun, 32 May 2002 15:21:36 GMT", "Sun, 19 Foo 2002 15:21:36 GMT", "0001-01-01T00:00:00Z",
+        "2003-12-13T25:00:00Z", "2003-12-13T18:61Z", "12/13/2003", "Sun, 19 May 2002 15:21:36 XYZ",
+        "2003-12-13T18:30:02+25:00", "2003-12-13Tfoo",
+    ])
+    func unreadable(text: String) {
+        #expect(FeedDate.parse(text) == nil)
+    }
+}
