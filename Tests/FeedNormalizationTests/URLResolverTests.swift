@@ -1,0 +1,49 @@
+import Testing
+
+@testable import FeedNormalization
+
+@Suite("URL resolution (RFC 3986 §5.4)")
+struct URLResolverTests {
+    static let base = "http://a/b/c/d;p?q"
+
+    @Test("normal and abnormal examples", arguments: [
+        ("g:h", "g:h"), ("g", "http://a/b/c/g"), ("./g", "http://a/b/c/g"), ("g/", "http://a/b/c/g/"),
+        ("/g", "http://a/g"), ("//g", "http://g"), ("?y", "http://a/b/c/d;p?y"), ("g?y", "http://a/b/c/g?y"),
+        ("#s", "http://a/b/c/d;p?q#s"), ("g#s", "http://a/b/c/g#s"), ("g?y#s", "http://a/b/c/g?y#s"),
+        (";x", "http://a/b/c/;x"), ("g;x", "http://a/b/c/g;x"), ("", "http://a/b/c/d;p?q"), (".", "http://a/b/c/"),
+        ("./", "http://a/b/c/"), ("..", "http://a/b/"), ("../", "http://a/b/"), ("../g", "http://a/b/g"),
+        ("../..", "http://a/"), ("../../", "http://a/"), ("../../g", "http://a/g"), ("../../../g", "http://a/g"),
+        ("/./g", "http://a/g"), ("/../g", "http://a/g"), ("g.", "http://a/b/c/g."), (".g", "http://a/b/c/.g"),
+        ("./../g", "http://a/b/g"), ("g/./h", "http://a/b/c/g/h"), ("g/../h", "http://a/b/c/h"),
+        ("g;x=1/../y", "http://a/b/c/y"),
+    ])
+    func rfc3986(reference: String, expected: String) {
+        #expect(URLResolver.resolve(reference, against: Self.base) == expected)
+    }
+
+    @Test func whiteSpaceIsTrimmedAndSpacesEncoded() {
+        #expect(URLResolver.resolve("  my page.html\n", against: "https://e.com/a/") == "https://e.com/a/my%20page.html")
+    }
+
+    @Test func aRelativeReferenceWithoutABaseIsNotAbsolute() {
+        #expect(URLResolver.resolve("/x", against: nil) == nil)
+        #expect(URLResolver.resolve("/x", against: "relative/base") == nil)
+        #expect(URLResolver.resolve("HTTPS://E.com/x", against: nil) == "https://E.com/x")
+    }
+
+    @Test func chainsApplyXMLBaseOutermostFirst() {
+        let resolved = URLResolver.resolve("page.html", bases: ["http://a.example/x/", "y/", "z/"], documentBase: "http://feed.example/feed")
+        #expect(resolved == "http://a.example/x/y/z/page.html")
+        let relativeChain = URLResolver.resolve("p", bases: ["sub/"], documentBase: "http://feed.example/dir/feed.xml")
+        #expect(relativeChain == "http://feed.example/dir/sub/p")
+    }
+
+    @Test("only http and https with a host are web URLs", arguments: [
+        ("http://e.com/", true), ("https://e.com", true), ("HTTP://e.com/", true), ("ftp://e.com/", false),
+        ("javascript:alert(1)", false), ("mailto:a@b", false), ("http:///x", false), ("tag:e.com,2004:1", false),
+        ("/relative", false),
+    ])
+    func webURLs(url: String, expected: Bool) {
+        #expect(URLResolver.isWebURL(url) == expected)
+    }
+}
