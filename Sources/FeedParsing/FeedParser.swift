@@ -21,6 +21,7 @@ public enum FeedParser {
         if first == UInt8(ascii: "{") {
             feed = try JSONFeedParser.parse(utf8: decoded.utf8)
         } else if first == UInt8(ascii: "<") {
+            if looksLikeHTML(decoded.utf8) { throw FeedParseError.notAFeed(found: "an HTML page") }
             feed = try XMLFeedParser.parse(utf8: decoded.utf8, limits: limits)
         } else {
             throw FeedParseError.unreadable(line: 1, column: 1, reason: "starts with neither '<' nor '{'")
@@ -28,5 +29,13 @@ public enum FeedParser {
         feed.encoding = decoded.name
         feed.diagnostics.insert(contentsOf: decoded.notes, at: 0)
         return feed
+    }
+
+    /// `<!doctype html` (any case; HTML5's lowercase form is not XML, and libxml2 stops at it
+    /// before any root element) or `<html` as the first markup.
+    static func looksLikeHTML(_ utf8: [UInt8]) -> Bool {
+        let start = utf8.firstIndex { !$0.isASCIIWhitespace } ?? 0
+        let head = String(decoding: utf8[start...].prefix(64), as: UTF8.self).lowercased()
+        return head.hasPrefix("<!doctype html") || head.hasPrefix("<html")
     }
 }

@@ -148,6 +148,11 @@ struct SniffingTests {
         }
     }
 
+    @Test(arguments: ["<!doctype html><html><body>x</body></html>", "\n  <HTML><body>x</body></HTML>"])
+    func html5PagesAreNotFeeds(page: String) {
+        #expect(throws: FeedParseError.notAFeed(found: "an HTML page")) { try parse(page) }
+    }
+
     @Test func anotherXMLVocabularyIsNotAFeed() {
         #expect(throws: FeedParseError.notAFeed(found: "an XML document whose root element is <svg>")) {
             try parse("<svg xmlns='http://www.w3.org/2000/svg'/>")

@@ -1,0 +1,162 @@
+import FeedCommandSupport
+import FeedFetching
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("rss-inspect: one JSON document per feed")
+struct InspectorTests {
+    static let smallFeed = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <rss version="2.0"><channel><title>Small &amp; Fine</title><link>https://small.example/</link>
+        <item><title>Hello</title><link>/hello</link><guid isPermaLink="false">h-1</guid>
+        <description>&lt;p onclick="x()"&gt;Hi &lt;a href="/there"&gt;there&lt;/a&gt;&lt;/p&gt;</description>
+        <pubDate>Tue, 21 Apr 2009 23:32:00 +0000</pubDate><author>a@b.c (Ann)</author></item>
+        <item><title>No date "quoted"</title></item>
+        </channel></rss>
+        """
+
+    @Test func rendersExactlyTheDocumentedKeysInOrder() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("small.xml", Self.smallFeed)
+        let json = try Inspector.inspect(.file(path: path), baseOverride: nil, details: false, configuration: .default)
+        let hashID = "urn:feedmill:entry:" + String(try sha("No date \"quoted\"\u{1F}\u{1F}").prefix(32))
+        let expected = """
+            {
+              "format": "rss",
+              "title": "Small & Fine",
+              "link": "https://small.example/",
+              "items": [
+                {
+                  "id": "h-1",
+                  "permalink": "https://small.example/hello",
+                  "title": "Hello",
+                  "summary": "<p>Hi <a href=\\"https://small.example/there\\">there</a></p>",
+                  "pubdate_unix_time": 1240356720,
+                  "updated_unix_time": null,
+                  "author": "Ann"
+                },
+                {
+                  "id": "\(hashID)",
+                  "permalink": null,
+                  "title": "No date \\"quoted\\"",
+                  "summary": "",
+                  "pubdate_unix_time": null,
+                  "updated_unix_time": null,
+                  "author": null
+                }
+              ]
+            }
+
+            """
+        #expect(json == expected)
+        // And it is valid JSON.
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect((object?["items"] as? [Any])?.count == 2)
+    }
+
+    @Test func baseOverridesWhereRelativeLinksResolve() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("relative.xml", "<rss><channel><item><guid>1</guid><link>p/1</link></item></channel></rss>")
+        let json = try Inspector.inspect(.file(path: path), baseOverride: "https://base.example/feeds/", details: false, configuration: .default)
+        #expect(json.contains("\"permalink\": \"https://base.example/feeds/p/1\""))
+    }
+
+    @Test func aURLIsFetchedAndLinksResolveAgainstTheFinalURL() throws {
+        let server = try TestHTTPServer { request in
+            if request.path == "/old" { return .init(status: 301, headers: [("Location", "/blog/feed.xml")]) }
+            return .init(contentType: "application/rss+xml", body: "<rss><channel><item><guid>1</guid><link>post.html</link></item></channel></rss>")
+        }
+        let json = try Inspector.inspect(.url(server.baseURL + "/old"), baseOverride: nil, details: false, configuration: .default)
+        #expect(json.contains("\"permalink\": \"\(server.baseURL)/blog/post.html\""))
+    }
+
+    @Test func detailsAddDiagnosticsAndEncoding() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("broken.xml", "<rss><channel><item><title>A</titl><guid>1</guid></item></channel></rss>")
+        let json = try Inspector.inspect(.file(path: path), baseOverride: nil, details: true, configuration: .default)
+        #expect(json.contains("\"encoding\": \"UTF-8\""))
+        #expect(json.contains("Opening and ending tag mismatch"))
+        #expect(json.contains("\"id_source\": \"native\""))
+    }
+
+    @Test func failuresAreOneLine() throws {
+        let directory = try TemporaryDirectory()
+        let html = try directory.write("page.html", "<html><body>Hello</body></html>")
+        #expect { try Inspector.inspect(.file(path: html), baseOverride: nil, details: false, configuration: .default) } throws: { error in
+            "\(error)" == "not a feed: found an HTML page"
+        }
+        #expect { try Inspector.inspect(.file(path: "/no/such/feed.xml"), baseOverride: nil, details: false, configuration: .default) } throws: { error in
+            "\(error)" == "cannot read /no/such/feed.xml: no such file"
+        }
+    }
+
+    @Test func sourcesAreRecognised() {
+        #expect(FeedSource("https://e.com/feed") == .url("https://e.com/feed"))
+        #expect(FeedSource("HTTP://e.com/feed") == .url("HTTP://e.com/feed"))
+        #expect(FeedSource("feeds/a.xml") == .file(path: "feeds/a.xml"))
+        #expect(FeedSource("file:///tmp/a.xml") == .file(path: "/tmp/a.xml"))
+    }
+
+    private func sha(_ text: String) throws -> String {
+        // The documented hash input: title, date text and summary joined by U+001F.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let result = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return String(result.prefix(64))
+    }
+}
+
+@Suite("The rss-inspect binary")
+struct InspectBinaryTests {
+    /// The executable built beside the test bundle by `swift test`.
+    static var binary: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rss-inspect")
+    }
+
+    private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, stdout, stderr)
+    }
+
+    @Test func printsJSONAndExitsZeroForAFeed() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("small.xml", InspectorTests.smallFeed)
+        let result = try run([path])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("{\n  \"format\": \"rss\","))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func exitsOneWithOneLineOnStderrForSomethingThatIsNotAFeed() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("page.html", "<!doctype html><html><body>x</body></html>")
+        let result = try run([path])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "rss-inspect: not a feed: found an HTML page\n")
+    }
+
+    @Test func aBadBaseIsAUsageError() throws {
+        let result = try run(["x.xml", "--base", "ftp://nope/"])
+        #expect(result.status == 64)
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A small real HTTP/1.1 server on 127.0.0.1 for tests: a listening socket, a thread per
+/// connection, and a handler that decides each response. Fetch tests talk to it over real
+/// TCP, so what they prove is what libcurl does, not what a mock was told to say.
+///
+/// `@unchecked Sendable`: its own stored properties are immutable; shared mutable state lives
+/// in `Connections`, under a lock.
+public final class TestHTTPServer: @unchecked Sendable {
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
+        /// Header names lowercased.
+        public var headers: [String: String]
+    }
+
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [(String, String)]
+        public var body: [UInt8]
+        /// Seconds to wait before answering.
+        public var delay: Double
+        /// Send the body this many bytes at a time with `chunkDelay` seconds between, and no
+        /// Content-Length (close-delimited): a slow or unbounded server.
+        public var chunkSize: Int?
+        public var chunkDelay: Double
+
+        public init(
+            status: Int = 200, headers: [(String, String)] = [], body: [UInt8] = [], delay: Double = 0,
+            chunkSize: Int? = nil, chunkDelay: Double = 0
+        ) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.delay = delay
+            self.chunkSize = chunkSize
+            self.chunkDelay = chunkDelay
+        }
+
+        public init(status: Int = 200, contentType: String, body: String) {
+            self.init(status: status, headers: [("Content-Type", contentType)], body: Array(body.utf8))
+        }
+    }
+
+    public let port: Int
+    private let listener: Int32
+    /// What the serving threads share; they hold this, not the server, so that a server that
+    /// goes out of scope is stopped by `deinit`.
+    private let connections: Connections
+
+    public init(handler: @escaping @Sendable (Request) -> Response) throws {
+        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketDescriptor >= 0 else { throw ServerError.socket(errno) }
+        var reuse: Int32 = 1
+        setsockopt(socketDescriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(socketDescriptor, 128) == 0 else {
+            close(socketDescriptor)
+            throw ServerError.socket(errno)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketDescriptor, $0, &length) }
+        }
+        listener = socketDescriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let connections = Connections(listener: socketDescriptor, handler: handler)
+        self.connections = connections
+        let thread = Thread { connections.acceptLoop() }
+        thread.start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Every request received so far, in arrival order.
+    public var requests: [Request] {
+        connections.lock.withLock { connections.recorded }
+    }
+
+    public func stop() {
+        let wasRunning = connections.lock.withLock { () -> Bool in
+            defer { connections.running = false }
+            return connections.running
+        }
+        guard wasRunning else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    public enum ServerError: Error {
+        case socket(Int32)
+    }
+}
+
+/// The accept loop and per-connection serving. `@unchecked Sendable`: `recorded` and
+/// `running` are only read or written under `lock`; everything else is immutable.
+private final class Connections: @unchecked Sendable {
+    let listener: Int32
+    let handler: @Sendable (TestHTTPServer.Request) -> TestHTTPServer.Response
+    let lock = NSLock()
+    var recorded: [TestHTTPServer.Request] = []
+    var running = true
+
+    init(listener: Int32, handler: @escaping @Sendable (TestHTTPServer.Request) -> TestHTTPServer.Response) {
+        self.listener = listener
+        self.handler = handler
+    }
+
+    func acceptLoop() {
+        while lock.withLock({ running }) {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            let thread = Thread { self.serve(connection) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard let request = readRequest(connection) else { return }
+        lock.withLock { recorded.append(request) }
+        let response = handler(request)
+        if response.delay > 0 { Thread.sleep(forTimeInterval: response.delay) }
+        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\nConnection: close\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        if response.chunkSize == nil {
+            head += "Content-Length: \(response.body.count)\r\n"
+        }
+        head += "\r\n"
+        guard send(connection, Array(head.utf8)) else { return }
+        guard request.method != "HEAD" else { return }
+        if let chunkSize = response.chunkSize {
+            var offset = 0
+            while offset < response.body.count {
+                let end = min(offset + chunkSize, response.body.count)
+                guard send(connection, Array(response.body[offset..<end])) else { return }
+                offset = end
+                if response.chunkDelay > 0 { Thread.sleep(forTimeInterval: response.chunkDelay) }
+            }
+        } else {
+            _ = send(connection, response.body)
+        }
+    }
+
+    private func readRequest(_ connection: Int32) -> TestHTTPServer.Request? {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while !buffer.endsWithBlankLine {
+            let count = recv(connection, &chunk, chunk.count, 0)
+            guard count > 0 else { return nil }
+            buffer.append(contentsOf: chunk[0..<count])
+            if buffer.count > 64 * 1024 { return nil }
+        }
+        let text = String(decoding: buffer, as: UTF8.self)
+        var lines = text.components(separatedBy: "\r\n")
+        let requestLine = lines.removeFirst().split(separator: " ")
+        guard requestLine.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return TestHTTPServer.Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+    }
+
+    private func send(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 301: return "Moved Permanently"
+        case 302: return "Found"
+        case 304: return "Not Modified"
+        case 404: return "Not Found"
+        case 410: return "Gone"
+        case 429: return "Too Many Requests"
+        case 500: return "Internal Server Error"
+        case 503: return "Service Unavailable"
+        default: return "Status"
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    fileprivate var endsWithBlankLine: Bool {
+        count >= 4 && self[count - 4] == 13 && self[count - 3] == 10 && self[count - 2] == 13 && self[count - 1] == 10
+    }
+}
