@@ -17,12 +17,11 @@ public enum InspectReport {
                 ("diagnostics", .array(feed.diagnostics.map(JSONValue.string))),
             ]
         }
-        let rawByIndex = parsed.entries
-        members.append(("items", .array(feed.entries.map { entry in item(entry, raw: rawByIndex, details: details) })))
+        members.append(("items", .array(feed.entries.map { entry in item(entry, details: details) })))
         return .object(members)
     }
 
-    private static func item(_ entry: Entry, raw: [ParsedEntry], details: Bool) -> JSONValue {
+    private static func item(_ entry: Entry, details: Bool) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("id", .string(entry.id)),
             ("permalink", .optional(entry.permalink)),
@@ -60,5 +59,16 @@ public enum InspectReport {
             ("update_period", .optional(hints.updatePeriod)),
             ("update_frequency", .optional(hints.updateFrequency.map(Int64.init))),
         ])
+    }
+
+    /// `atom 1.0 | SourceGear Blogs | 5 items, 5 with permalink, 0 undated | UTF-8 | clean`
+    public static func summaryLine(_ feed: NormalizedFeed, parsed: ParsedFeed) -> String {
+        let entries = feed.entries
+        let withPermalink = entries.filter { $0.permalink != nil }.count
+        let undated = entries.filter { $0.pubdate == nil }.count
+        let health = feed.diagnostics.first.map { "\($0); see --details" } ?? "clean"
+        let format = [feed.format.rawValue, parsed.version].compactMap { $0 }.joined(separator: " ")
+        let title = feed.title.isEmpty ? "(untitled)" : feed.title
+        return "\(format) | \(title) | \(entries.count) items, \(withPermalink) with permalink, \(undated) undated | \(parsed.encoding) | \(health)"
     }
 }

@@ -17,8 +17,18 @@ public enum Inspector {
         }
     }
 
+    /// What to print.
+    public enum Style: Sendable {
+        /// The documented JSON keys.
+        case json
+        /// The JSON plus diagnostics, encoding, hints, id sources and enclosures.
+        case details
+        /// One line for a person scanning many feeds.
+        case summary
+    }
+
     public static func inspect(
-        _ source: FeedSource, baseOverride: String?, details: Bool, configuration: FetchConfiguration
+        _ source: FeedSource, baseOverride: String?, style: Style, configuration: FetchConfiguration
     ) throws(Failure) -> String {
         let document: LoadedDocument
         do {
@@ -26,10 +36,10 @@ public enum Inspector {
         } catch {
             throw .source(error)
         }
-        return try render(document, details: details)
+        return try render(document, style: style)
     }
 
-    public static func render(_ document: LoadedDocument, details: Bool) throws(Failure) -> String {
+    public static func render(_ document: LoadedDocument, style: Style) throws(Failure) -> String {
         let parsed: ParsedFeed
         do {
             parsed = try FeedParser.parse(document.bytes, charset: document.charset)
@@ -39,6 +49,10 @@ public enum Inspector {
             throw .parse(.unreadable(line: 0, column: 0, reason: "\(error)"))
         }
         let normalized = FeedNormalizer.normalize(parsed, feedURL: document.baseURL)
-        return InspectReport.json(normalized, parsed: parsed, details: details).rendered()
+        switch style {
+        case .json: return InspectReport.json(normalized, parsed: parsed, details: false).rendered()
+        case .details: return InspectReport.json(normalized, parsed: parsed, details: true).rendered()
+        case .summary: return InspectReport.summaryLine(normalized, parsed: parsed) + "\n"
+        }
     }
 }

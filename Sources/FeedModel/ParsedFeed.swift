@@ -4,7 +4,7 @@
 /// a ``NormalizedFeed`` by FeedNormalization.
 public struct ParsedFeed: Sendable, Equatable {
     public var format: FeedFormat
-    /// `rss version`, Atom `0.3`/`1.0`, RDF `1.0`, JSON Feed version URL.
+    /// `rss version`, Atom `0.3`/`1.0`, RDF `1.0`, JSON Feed `1.0`/`1.1`.
     public var version: String?
     public var title: FeedText?
     /// RSS/RDF channel `<link>`; JSON Feed `home_page_url`.

@@ -42,9 +42,10 @@ enum HTMLFragment {
         return nil
     }
 
+    /// libxml2's HTML parser already lowercases element and attribute names.
     static func nodeName(_ node: xmlNodePtr) -> String {
         guard let name = node.pointee.name else { return "" }
-        return String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)).lowercased()
+        return String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
     }
 
     static func content(_ node: xmlNodePtr) -> String {
@@ -63,7 +64,7 @@ enum HTMLFragment {
                 value = String(cString: UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self))
                 feedmill_xmlFree(text)
             }
-            result.append((name.lowercased(), value))
+            result.append((name, value))
             attribute = current.pointee.next
         }
         return result

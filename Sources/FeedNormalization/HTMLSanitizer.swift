@@ -24,7 +24,9 @@ public struct HTMLSanitizer: Sendable {
     public func sanitize(_ text: FeedText) -> String {
         switch text.kind {
         case .text:
-            return Self.escape(text.value.trimmingASCIIWhitespace(), keepingLineBreaks: true)
+            var output: [UInt8] = []
+            HTMLBytes.appendEscaped(text.value.trimmingASCIIWhitespace(), to: &output, lineBreaks: true)
+            return String(decoding: output, as: UTF8.self)
         case .html, .xhtml:
             return sanitize(html: text.value)
         }
@@ -36,10 +38,10 @@ public struct HTMLSanitizer: Sendable {
             return trimmed
         }
         return HTMLFragment.withParsed(trimmed) { wrapper -> String in
-            var output = ""
+            var output: [UInt8] = []
             output.reserveCapacity(trimmed.utf8.count)
             writeChildren(of: wrapper, to: &output)
-            return output.trimmingASCIIWhitespace()
+            return String(decoding: output, as: UTF8.self).trimmingASCIIWhitespace()
         }
     }
 
@@ -67,12 +69,12 @@ public struct HTMLSanitizer: Sendable {
 
     private static let urlAttributes: Set<String> = ["href", "src", "cite", "poster"]
 
-    private func writeChildren(of node: xmlNodePtr?, to output: inout String) {
+    private func writeChildren(of node: xmlNodePtr?, to output: inout [UInt8]) {
         var child = node?.pointee.children
         while let current = child {
             switch current.pointee.type {
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                output += Self.escape(HTMLFragment.content(current), keepingLineBreaks: false)
+                if let content = current.pointee.content { HTMLBytes.appendEscaped(UnsafePointer(content), to: &output) }
             case XML_ELEMENT_NODE:
                 writeElement(current, to: &output)
             default:
@@ -82,7 +84,7 @@ public struct HTMLSanitizer: Sendable {
         }
     }
 
-    private func writeElement(_ node: xmlNodePtr, to output: inout String) {
+    private func writeElement(_ node: xmlNodePtr, to output: inout [UInt8]) {
         let name = HTMLFragment.nodeName(node)
         if Self.removedWithContent.contains(name) { return }
         guard Self.allowedElements.contains(name) else {
@@ -90,26 +92,35 @@ public struct HTMLSanitizer: Sendable {
             return
         }
         var attributes: [(String, String)] = []
-        for (attribute, value) in HTMLFragment.attributes(node) where Self.allowedAttributes.contains(attribute) {
-            if Self.urlAttributes.contains(attribute) {
-                guard let url = safeURL(value, allowMail: attribute == "href") else { continue }
-                attributes.append((attribute, url))
-            } else if attribute == "srcset" {
-                guard let srcset = safeSrcset(value) else { continue }
-                attributes.append((attribute, srcset))
-            } else {
-                attributes.append((attribute, value))
+        if node.pointee.properties != nil {
+            for (attribute, value) in HTMLFragment.attributes(node) where Self.allowedAttributes.contains(attribute) {
+                if Self.urlAttributes.contains(attribute) {
+                    guard let url = safeURL(value, allowMail: attribute == "href") else { continue }
+                    attributes.append((attribute, url))
+                } else if attribute == "srcset" {
+                    guard let srcset = safeSrcset(value) else { continue }
+                    attributes.append((attribute, srcset))
+                } else {
+                    attributes.append((attribute, value))
+                }
             }
         }
         if name == "img", !attributes.contains(where: { $0.0 == "src" }) { return }
-        output += "<" + name
+        output.append(UInt8(ascii: "<"))
+        HTMLBytes.append(name, to: &output)
         for (attribute, value) in attributes {
-            output += " " + attribute + "=\"" + Self.escapeAttribute(value) + "\""
+            output.append(UInt8(ascii: " "))
+            HTMLBytes.append(attribute, to: &output)
+            output.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
+            HTMLBytes.appendEscaped(value, to: &output, attribute: true)
+            output.append(UInt8(ascii: "\""))
         }
-        output += ">"
+        output.append(UInt8(ascii: ">"))
         if Self.voidElements.contains(name) { return }
         writeChildren(of: node, to: &output)
-        output += "</" + name + ">"
+        output.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
+        HTMLBytes.append(name, to: &output)
+        output.append(UInt8(ascii: ">"))
     }
 
     private func safeURL(_ value: String, allowMail: Bool) -> String? {
@@ -129,35 +140,5 @@ public struct HTMLSanitizer: Sendable {
             return ([url] + parts.dropFirst().map(String.init)).joined(separator: " ")
         }
         return candidates.isEmpty ? nil : candidates.joined(separator: ", ")
-    }
-
-    static func escape(_ text: String, keepingLineBreaks: Bool) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\n" where keepingLineBreaks: output += "<br>"
-            case "\r" where keepingLineBreaks: break
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output
-    }
-
-    private static func escapeAttribute(_ text: String) -> String {
-        var output = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "\"": output += "&quot;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output
     }
 }

@@ -11,7 +11,9 @@ import FeedModel
 /// - JSON Feed: `url`, then `external_url`.
 ///
 /// Relative values are resolved against the `xml:base` values in effect, then the document
-/// base (the feed's final URL, or the channel link when the URL is unknown).
+/// base (the feed's final URL, or the channel link when the URL is unknown). A `guid` or
+/// `rdf:about` counts only when it is already an absolute URL: it is an identifier first, and
+/// a bare `12345` is not a path on the publisher's site.
 public enum PermalinkRule {
     public static func permalink(for entry: ParsedEntry, format: FeedFormat, documentBase: String?) -> String? {
         for candidate in candidates(entry, format: format) {
@@ -22,20 +24,31 @@ public enum PermalinkRule {
                 return url
             }
         }
+        if let identifier = identifierCandidate(entry, format: format), URLResolver.isWebURL(identifier) {
+            return URLResolver.resolve(identifier, against: nil)
+        }
         return nil
+    }
+
+    /// The guid (RSS, when a permalink) or `rdf:about` (RDF), tried last and never resolved.
+    static func identifierCandidate(_ entry: ParsedEntry, format: FeedFormat) -> String? {
+        guard let native = entry.nativeID?.trimmingASCIIWhitespace(), !native.isEmpty else { return nil }
+        switch format {
+        case .rss: return entry.guidIsPermaLink ? native : nil
+        case .rdf: return native
+        case .atom, .json: return nil
+        }
     }
 
     static func candidates(_ entry: ParsedEntry, format: FeedFormat) -> [FeedLink] {
         let alternates = entry.links.filter(isHTMLAlternate)
-        let guid = entry.nativeID.map { FeedLink(href: $0, baseChain: entry.baseChain) }
         switch format {
         case .atom:
             return alternates + [entry.originalLink].compactMap { $0 }
         case .rss:
-            let guidCandidate = entry.guidIsPermaLink ? guid : nil
-            return [entry.itemLink, entry.originalLink].compactMap { $0 } + alternates + [guidCandidate].compactMap { $0 }
+            return [entry.itemLink, entry.originalLink].compactMap { $0 } + alternates
         case .rdf:
-            return [entry.itemLink].compactMap { $0 } + alternates + [guid].compactMap { $0 }
+            return [entry.itemLink].compactMap { $0 } + alternates
         case .json:
             return [entry.itemLink, entry.originalLink].compactMap { $0 }
         }

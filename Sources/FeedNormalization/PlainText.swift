@@ -21,9 +21,9 @@ public enum PlainText {
             return collapseWhitespace(html)
         }
         let text = HTMLFragment.withParsed(html) { wrapper -> String in
-            var collected = ""
+            var collected: [UInt8] = []
             appendText(of: wrapper, to: &collected)
-            return collected
+            return String(decoding: collected, as: UTF8.self)
         }
         return collapseWhitespace(text)
     }
@@ -33,19 +33,25 @@ public enum PlainText {
         "hr", "table", "section", "article",
     ]
 
-    private static func appendText(of node: xmlNodePtr?, to output: inout String) {
+    private static func strlenBytes(_ pointer: UnsafePointer<UInt8>) -> Int {
+        var count = 0
+        while pointer[count] != 0 { count += 1 }
+        return count
+    }
+
+    private static func appendText(of node: xmlNodePtr?, to output: inout [UInt8]) {
         var child = node?.pointee.children
         while let current = child {
             switch current.pointee.type {
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                output += HTMLFragment.content(current)
+                if let content = current.pointee.content { output.append(contentsOf: UnsafeBufferPointer(start: UnsafePointer(content), count: strlenBytes(UnsafePointer(content)))) }
             case XML_ELEMENT_NODE:
                 let name = HTMLFragment.nodeName(current)
                 if name != "script", name != "style" {
                     let block = blockElements.contains(name)
-                    if block { output += " " }
+                    if block { output.append(0x20) }
                     appendText(of: current, to: &output)
-                    if block { output += " " }
+                    if block { output.append(0x20) }
                 }
             default:
                 break
@@ -54,20 +60,38 @@ public enum PlainText {
         }
     }
 
-    /// Runs of white space (including no-break spaces) become one space; ends trimmed.
+    /// Runs of white space (ASCII white space and U+00A0 no-break space) become one space;
+    /// the ends are trimmed. Works on UTF-8 bytes.
     public static func collapseWhitespace(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
         var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace || scalar == "\u{00A0}" {
-                pendingSpace = !result.isEmpty
-            } else {
-                if pendingSpace { result.unicodeScalars.append(" ") }
+        var previousWasC2 = false
+        for byte in text.utf8 {
+            if previousWasC2 {
+                previousWasC2 = false
+                if byte == 0xA0 {
+                    pendingSpace = !output.isEmpty
+                    continue
+                }
+                if pendingSpace { output.append(0x20) }
                 pendingSpace = false
-                result.unicodeScalars.append(scalar)
+                output.append(0xC2)
+                output.append(byte)
+                continue
+            }
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D, 0x0C:
+                pendingSpace = !output.isEmpty
+            case 0xC2:
+                previousWasC2 = true
+            default:
+                if pendingSpace { output.append(0x20) }
+                pendingSpace = false
+                output.append(byte)
             }
         }
-        return result
+        if previousWasC2 { output.append(0xC2) }
+        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -60,36 +60,40 @@ public enum URLResolver {
         return String(base.path[...slash]) + path
     }
 
-    /// RFC 3986 §5.2.4.
+    /// RFC 3986 §5.2.4, on the path's UTF-8 bytes (segment boundaries are ASCII).
     static func removeDotSegments(_ path: String) -> String {
-        guard path.contains(".") else { return path }
-        var input = Substring(path)
-        var output: [Substring] = []
+        guard path.utf8.contains(UInt8(ascii: ".")) else { return path }
+        var input = Array(path.utf8)[...]
+        var output: [ArraySlice<UInt8>] = []
+        let slash = UInt8(ascii: "/")
+        let dot = UInt8(ascii: ".")
+        func starts(_ prefix: [UInt8]) -> Bool { input.starts(with: prefix) }
+        func equals(_ value: [UInt8]) -> Bool { input.elementsEqual(value) }
         while !input.isEmpty {
-            if input.hasPrefix("../") {
+            if starts([dot, dot, slash]) {
                 input = input.dropFirst(3)
-            } else if input.hasPrefix("./") {
+            } else if starts([dot, slash]) {
                 input = input.dropFirst(2)
-            } else if input.hasPrefix("/./") {
+            } else if starts([slash, dot, slash]) {
                 input = input.dropFirst(2)
-            } else if input == "/." {
-                input = "/"
-            } else if input.hasPrefix("/../") {
+            } else if equals([slash, dot]) {
+                input = [slash][...]
+            } else if starts([slash, dot, dot, slash]) {
                 input = input.dropFirst(3)
                 if !output.isEmpty { output.removeLast() }
-            } else if input == "/.." {
-                input = "/"
+            } else if equals([slash, dot, dot]) {
+                input = [slash][...]
                 if !output.isEmpty { output.removeLast() }
-            } else if input == "." || input == ".." {
-                input = ""
+            } else if equals([dot]) || equals([dot, dot]) {
+                input = []
             } else {
-                let searchStart = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
-                let end = input[searchStart...].firstIndex(of: "/") ?? input.endIndex
+                let searchStart = input.first == slash ? input.index(after: input.startIndex) : input.startIndex
+                let end = input[searchStart...].firstIndex(of: slash) ?? input.endIndex
                 output.append(input[..<end])
                 input = input[end...]
             }
         }
-        return output.joined()
+        return String(decoding: output.joined(), as: UTF8.self)
     }
 
     /// Trims white space and percent-encodes the characters that may never appear in a URI
@@ -110,7 +114,13 @@ public enum URLResolver {
     }
 
     private static func needsEncoding(_ byte: UInt8) -> Bool {
-        byte <= 0x20 || byte == 0x7F || "\"<>\\^`{|}".utf8.contains(byte)
+        switch byte {
+        case 0...0x20, 0x7F, UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"),
+            UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
+            return true
+        default:
+            return false
+        }
     }
 }
 
@@ -124,34 +134,37 @@ struct URIComponents {
 
     init() {}
 
+    /// Splits on the ASCII delimiters of the UTF-8 bytes; no grapheme breaking needed.
     init(_ text: String) {
-        var rest = Substring(text)
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
-            rest = rest[..<hash]
+        let bytes = Array(text.utf8)
+        var end = bytes.count
+        func slice(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = slice(hash + 1..<end)
+            end = hash
         }
-        if let question = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: question)...])
-            rest = rest[..<question]
+        if let question = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) {
+            query = slice(question + 1..<end)
+            end = question
         }
-        if let colon = rest.firstIndex(of: ":"), Self.isScheme(rest[..<colon]) {
-            scheme = rest[..<colon].lowercased()
-            rest = rest[rest.index(after: colon)...]
+        var start = 0
+        if let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")), Self.isScheme(bytes[..<colon]) {
+            scheme = slice(0..<colon).lowercased()
+            start = colon + 1
         }
-        if rest.hasPrefix("//") {
-            rest = rest.dropFirst(2)
-            let end = rest.firstIndex(of: "/") ?? rest.endIndex
-            authority = String(rest[..<end])
-            rest = rest[end...]
+        if end - start >= 2, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
+            start += 2
+            let authorityEnd = bytes[start..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+            authority = slice(start..<authorityEnd)
+            start = authorityEnd
         }
-        path = String(rest)
+        path = slice(start..<end)
     }
 
-    private static func isScheme(_ candidate: Substring) -> Bool {
-        guard let first = candidate.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
-        return candidate.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "+-.".unicodeScalars.contains(scalar))
-        }
+    /// `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`
+    private static func isScheme(_ candidate: ArraySlice<UInt8>) -> Bool {
+        guard let first = candidate.first, first.isASCIIAlpha else { return false }
+        return candidate.allSatisfy { $0.isASCIIAlpha || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
     }
 
     func withDotSegmentsRemoved() -> URIComponents {
@@ -169,6 +182,10 @@ struct URIComponents {
         if let fragment { result += "#" + fragment }
         return result
     }
+}
+
+extension UInt8 {
+    fileprivate var isASCIIAlpha: Bool { (self | 0x20) >= 0x61 && (self | 0x20) <= 0x7A }
 }
 
 extension String {

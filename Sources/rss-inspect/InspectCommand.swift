@@ -27,10 +27,14 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Also print the encoding, recovered XML errors, scheduling hints, id sources, enclosures and thumbnails.")
     var details = false
 
+    @Flag(help: "Print one line (format, title, item counts, encoding, problems) instead of JSON.")
+    var summary = false
+
     @Option(help: "Seconds a fetch may take in all.")
     var timeout: Double = 60
 
     func validate() throws {
+        if details && summary { throw ValidationError("--details and --summary cannot be combined") }
         if let base, !(base.hasPrefix("http://") || base.hasPrefix("https://")) {
             throw ValidationError("--base must be an http or https URL")
         }
@@ -41,8 +45,9 @@ struct InspectCommand: ParsableCommand {
         var fetch = FetchConfiguration.default
         fetch.totalTimeout = timeout
         do {
-            let json = try Inspector.inspect(FeedSource(source), baseOverride: base, details: details, configuration: fetch)
-            print(json, terminator: "")
+            let style: Inspector.Style = summary ? .summary : (details ? .details : .json)
+            let output = try Inspector.inspect(FeedSource(source), baseOverride: base, style: style, configuration: fetch)
+            print(output, terminator: "")
         } catch {
             var standardError = StandardError()
             print("rss-inspect: \(error.description)", to: &standardError)

@@ -19,7 +19,7 @@ struct InspectorTests {
     @Test func rendersExactlyTheDocumentedKeysInOrder() throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("small.xml", Self.smallFeed)
-        let json = try Inspector.inspect(.file(path: path), baseOverride: nil, details: false, configuration: .default)
+        let json = try Inspector.inspect(.file(path: path), baseOverride: nil, style: .json, configuration: .default)
         let hashID = "urn:feedmill:entry:" + String(try sha("No date \"quoted\"\u{1F}\u{1F}").prefix(32))
         let expected = """
             {
@@ -58,7 +58,7 @@ struct InspectorTests {
     @Test func baseOverridesWhereRelativeLinksResolve() throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("relative.xml", "<rss><channel><item><guid>1</guid><link>p/1</link></item></channel></rss>")
-        let json = try Inspector.inspect(.file(path: path), baseOverride: "https://base.example/feeds/", details: false, configuration: .default)
+        let json = try Inspector.inspect(.file(path: path), baseOverride: "https://base.example/feeds/", style: .json, configuration: .default)
         #expect(json.contains("\"permalink\": \"https://base.example/feeds/p/1\""))
     }
 
@@ -67,26 +67,33 @@ struct InspectorTests {
             if request.path == "/old" { return .init(status: 301, headers: [("Location", "/blog/feed.xml")]) }
             return .init(contentType: "application/rss+xml", body: "<rss><channel><item><guid>1</guid><link>post.html</link></item></channel></rss>")
         }
-        let json = try Inspector.inspect(.url(server.baseURL + "/old"), baseOverride: nil, details: false, configuration: .default)
+        let json = try Inspector.inspect(.url(server.baseURL + "/old"), baseOverride: nil, style: .json, configuration: .default)
         #expect(json.contains("\"permalink\": \"\(server.baseURL)/blog/post.html\""))
     }
 
     @Test func detailsAddDiagnosticsAndEncoding() throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("broken.xml", "<rss><channel><item><title>A</titl><guid>1</guid></item></channel></rss>")
-        let json = try Inspector.inspect(.file(path: path), baseOverride: nil, details: true, configuration: .default)
+        let json = try Inspector.inspect(.file(path: path), baseOverride: nil, style: .details, configuration: .default)
         #expect(json.contains("\"encoding\": \"UTF-8\""))
         #expect(json.contains("Opening and ending tag mismatch"))
         #expect(json.contains("\"id_source\": \"native\""))
     }
 
+    @Test func summaryIsOneLine() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("small.xml", Self.smallFeed)
+        let line = try Inspector.inspect(.file(path: path), baseOverride: nil, style: .summary, configuration: .default)
+        #expect(line == "rss 2.0 | Small & Fine | 2 items, 1 with permalink, 1 undated | UTF-8 | clean\n")
+    }
+
     @Test func failuresAreOneLine() throws {
         let directory = try TemporaryDirectory()
         let html = try directory.write("page.html", "<html><body>Hello</body></html>")
-        #expect { try Inspector.inspect(.file(path: html), baseOverride: nil, details: false, configuration: .default) } throws: { error in
+        #expect { try Inspector.inspect(.file(path: html), baseOverride: nil, style: .json, configuration: .default) } throws: { error in
             "\(error)" == "not a feed: found an HTML page"
         }
-        #expect { try Inspector.inspect(.file(path: "/no/such/feed.xml"), baseOverride: nil, details: false, configuration: .default) } throws: { error in
+        #expect { try Inspector.inspect(.file(path: "/no/such/feed.xml"), baseOverride: nil, style: .json, configuration: .default) } throws: { error in
             "\(error)" == "cannot read /no/such/feed.xml: no such file"
         }
     }

@@ -59,6 +59,8 @@ struct PermalinkRuleTests {
         ("<guid isPermaLink='true'>https://e.com/guid</guid>", "https://e.com/guid"),
         ("<guid isPermaLink='false'>https://e.com/guid</guid>", nil),
         ("<guid>tag:e.com,2004:1</guid>", nil),
+        ("<guid>12345</guid>", nil),  // a relative guid is an id, not a path
+        ("<guid>/posts/1</guid>", nil),
         ("<link>mailto:someone@e.com</link><guid>https://e.com/g</guid>", "https://e.com/g"),
         ("<link>  https://e.com/spaced  </link>", "https://e.com/spaced"),
     ] as [(String, String?)])

@@ -118,6 +118,7 @@ struct JSONFeedFormatTests {
              ]}
             """)
         #expect(feed.format == .json)
+        #expect(feed.version == "1.1")
         #expect(feed.title?.value == "J")
         #expect(feed.siteLink?.href == "https://j.example/")
         #expect(feed.entries.count == 2)

@@ -14,13 +14,20 @@ enum JSONFeedParser {
             throw FeedParseError.notAFeed(found: "a JSON document without a JSON Feed \"version\"")
         }
         var feed = ParsedFeed(format: .json)
-        feed.version = document.version
+        feed.version = document.version.flatMap(shortVersion)
         feed.title = document.title.map { FeedText($0, kind: .text) }
         feed.siteLink = document.homePageURL.map { FeedLink(href: $0) }
         if let feedURL = document.feedURL { feed.links.append(FeedLink(href: feedURL, rel: "self")) }
         feed.authors = document.authors.compactMap(\.name)
         feed.entries = document.items.map(entry)
         return feed
+    }
+
+    /// `https://jsonfeed.org/version/1.1` → `1.1`; `…/version/1` → `1.0`.
+    private static func shortVersion(_ url: String) -> String? {
+        guard let range = url.range(of: "version/") else { return nil }
+        let number = url[range.upperBound...].trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        return number.contains(".") ? number : number + ".0"
     }
 
     private static func entry(_ item: JSONFeedItem) -> ParsedEntry {

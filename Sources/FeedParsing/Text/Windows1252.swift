@@ -31,7 +31,15 @@ enum UTF8Validation {
         bytes.withUnsafeBufferPointer { buffer in
             var index = 0
             let count = buffer.count
+            let base = UnsafeRawPointer(buffer.baseAddress)
             while index < count {
+                // ASCII runs, eight bytes at a time: most feed bytes are markup and English text.
+                if let base {
+                    while index + 8 <= count, base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                        index += 8
+                    }
+                    guard index < count else { break }
+                }
                 let lead = buffer[index]
                 if lead < 0x80 {
                     index += 1

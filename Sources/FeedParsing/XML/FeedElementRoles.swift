@@ -279,5 +279,12 @@ extension FeedElementHandler {
 }
 
 extension String {
-    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+    /// Without leading and trailing ASCII white space (attribute-sized strings only).
+    var trimmed: String {
+        let bytes = Array(utf8)
+        guard let first = bytes.firstIndex(where: { !$0.isASCIIWhitespace }),
+            let last = bytes.lastIndex(where: { !$0.isASCIIWhitespace })
+        else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
 }

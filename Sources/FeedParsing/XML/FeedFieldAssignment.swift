@@ -4,11 +4,19 @@ import FeedModel
 /// for dates, where the better-ranked source wins (`pubDate` over `dc:date` over `dcterms:issued`).
 extension FeedElementHandler {
     func apply(_ collected: TextCollector) {
-        let raw = collected.text
-        let value = raw.trimmed
+        guard !collected.isBlank else { return }
         switch collected.field {
         case .feedTitle:
-            if feed?.title == nil, !value.isEmpty { feed?.title = FeedText(raw, kind: collected.kind) }
+            if feed?.title == nil { feed?.title = FeedText(collected.text, kind: collected.kind) }
+            return
+        case .title, .secondaryTitle, .summary, .content:
+            applyRichText(collected)
+            return
+        default:
+            break
+        }
+        let value = collected.trimmedText
+        switch collected.field {
         case .feedLink:
             if feed?.siteLink == nil, !value.isEmpty { feed?.siteLink = FeedLink(href: value, baseChain: baseChain) }
         case .ttl:
@@ -26,27 +34,34 @@ extension FeedElementHandler {
         case .authorEmail:
             if !value.isEmpty { pendingAuthorEmail = value }
         default:
-            applyToEntry(collected, raw: raw, value: value)
+            applyToEntry(collected, value: value)
         }
     }
 
-    private func applyToEntry(_ collected: TextCollector, raw: String, value: String) {
-        guard entry != nil, !value.isEmpty else { return }
+    /// Titles and bodies keep their white space: normalisation decides what it means.
+    private func applyRichText(_ collected: TextCollector) {
+        guard entry != nil else { return }
         switch collected.field {
-        case .title:
-            if entry?.title == nil { entry?.title = FeedText(raw, kind: collected.kind) }
-        case .secondaryTitle:
-            if entry?.title == nil { entry?.title = FeedText(raw, kind: collected.kind) }
+        case .title, .secondaryTitle:
+            if entry?.title == nil { entry?.title = FeedText(collected.text, kind: collected.kind) }
+        case .summary:
+            if entry?.summary == nil { entry?.summary = FeedText(collected.text, kind: collected.kind) }
+        case .content:
+            if entry?.content == nil { entry?.content = FeedText(collected.text, kind: collected.kind) }
+        default:
+            break
+        }
+    }
+
+    private func applyToEntry(_ collected: TextCollector, value: String) {
+        guard entry != nil else { return }
+        switch collected.field {
         case .link:
             if entry?.itemLink == nil { entry?.itemLink = FeedLink(href: value, baseChain: baseChain) }
         case .originalLink:
             if entry?.originalLink == nil { entry?.originalLink = FeedLink(href: value, baseChain: baseChain) }
         case .nativeID:
             if entry?.nativeID == nil { entry?.nativeID = value }
-        case .summary:
-            if entry?.summary == nil { entry?.summary = FeedText(raw, kind: collected.kind) }
-        case .content:
-            if entry?.content == nil { entry?.content = FeedText(raw, kind: collected.kind) }
         case .published(let rank):
             guard rank < publishedRank else { return }
             if entry?.publishedText == nil || rank < publishedRank {

@@ -161,7 +161,17 @@ enum LexicalRepair {
     private static func appendCharacterReference(_ scalar: UInt32, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "&"))
         output.append(UInt8(ascii: "#"))
-        output.append(contentsOf: String(scalar).utf8)
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var remaining = scalar
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                remaining /= 10
+                count += 1
+            } while remaining > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { output.append(buffer[index]) }
+        }
         output.append(UInt8(ascii: ";"))
     }
 

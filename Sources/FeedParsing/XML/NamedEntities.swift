@@ -6,8 +6,23 @@ enum NamedEntities {
     /// The scalar a name stands for, or `nil` for a name neither XML nor HTML defines.
     static func scalar(for name: UnsafeBufferPointer<UInt8>) -> UInt32? {
         guard name.count <= 8 else { return nil }
-        return table[key(name)]
+        let packed = key(name)
+        // XML's own five first: most documents use nothing else, and never build the HTML table.
+        switch packed {
+        case amp: return 38
+        case lt: return 60
+        case gt: return 62
+        case quot: return 34
+        case apos: return 39
+        default: return table[packed]
+        }
     }
+
+    private static let amp = key("amp".utf8)
+    private static let lt = key("lt".utf8)
+    private static let gt = key("gt".utf8)
+    private static let quot = key("quot".utf8)
+    private static let apos = key("apos".utf8)
 
     /// Up to eight ASCII bytes packed into one integer: a hash key with no allocation.
     private static func key<Bytes: Sequence>(_ name: Bytes) -> UInt64 where Bytes.Element == UInt8 {

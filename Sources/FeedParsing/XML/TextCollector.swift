@@ -33,6 +33,27 @@ struct TextCollector {
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// The text without leading and trailing ASCII white space, cut on the bytes (Foundation's
+    /// `trimmingCharacters` walks UTF-16 and dominated the parse profile).
+    var trimmedText: String {
+        guard let first = bytes.firstIndex(where: { !$0.isASCIIWhitespace }),
+            let last = bytes.lastIndex(where: { !$0.isASCIIWhitespace })
+        else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+
+    var isBlank: Bool { !bytes.contains { !$0.isASCIIWhitespace } }
+
+    /// Text as delivered by the parser: escaped again where it sits inside XHTML markup, raw
+    /// where it is itself HTML source (escaped HTML, CDATA) or plain text.
+    mutating func append(_ buffer: UnsafeBufferPointer<UInt8>, insideChildMarkup: Bool) {
+        if kind == .xhtml || (capturesMarkup && insideChildMarkup) {
+            appendEscaped(buffer)
+        } else {
+            bytes.append(contentsOf: buffer)
+        }
+    }
+
     mutating func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>) {
         for byte in buffer {
             switch byte {

@@ -20,7 +20,14 @@ enum XMLFeedParser {
     /// Bytes handed to libxml2 per call: bounds libxml2's own input buffer on large feeds.
     static let chunkSize = 64 * 1024
 
+    /// libxml2 must be initialised once before parsers run on several threads.
+    private static let initialised: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
     static func parse(utf8 document: [UInt8], limits: ParserLimits) throws -> ParsedFeed {
+        _ = initialised
         let rewritten = LexicalRepair.rewrite(document) ?? document
         let handler = FeedElementHandler(limits: limits)
         var sax = makeSAXHandler()
