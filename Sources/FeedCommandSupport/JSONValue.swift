@@ -39,32 +39,34 @@ public indirect enum JSONValue: Equatable, Sendable {
         case .string(let value):
             Self.writeString(value, to: &output)
         case .array(let values):
-            guard !values.isEmpty else {
-                output += "[]"
-                return
-            }
-            output += "[\n"
-            for (index, value) in values.enumerated() {
-                output += String(repeating: "  ", count: indent + 1)
+            writeContainer(values, open: "[", close: "]", to: &output, indent: indent) { value, output in
                 value.write(to: &output, indent: indent + 1)
-                output += index < values.count - 1 ? ",\n" : "\n"
             }
-            output += String(repeating: "  ", count: indent) + "]"
         case .object(let members):
-            guard !members.isEmpty else {
-                output += "{}"
-                return
-            }
-            output += "{\n"
-            for (index, member) in members.enumerated() {
-                output += String(repeating: "  ", count: indent + 1)
+            writeContainer(members, open: "{", close: "}", to: &output, indent: indent) { member, output in
                 Self.writeString(member.0, to: &output)
                 output += ": "
                 member.1.write(to: &output, indent: indent + 1)
-                output += index < members.count - 1 ? ",\n" : "\n"
             }
-            output += String(repeating: "  ", count: indent) + "}"
         }
+    }
+
+    /// One element per line, indented one level deeper than the brackets; empty as `[]`/`{}`.
+    private func writeContainer<Element>(
+        _ elements: [Element], open: String, close: String, to output: inout String, indent: Int,
+        writeElement: (Element, inout String) -> Void
+    ) {
+        guard !elements.isEmpty else {
+            output += open + close
+            return
+        }
+        output += open + "\n"
+        for (index, element) in elements.enumerated() {
+            output += String(repeating: "  ", count: indent + 1)
+            writeElement(element, &output)
+            output += index < elements.count - 1 ? ",\n" : "\n"
+        }
+        output += String(repeating: "  ", count: indent) + close
     }
 
     private static func writeString(_ value: String, to output: inout String) {

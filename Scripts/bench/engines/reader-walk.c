@@ -5,15 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static char *readFile(const char *path, long *size) {
-    FILE *file = fopen(path, "rb");
-    if (!file) { perror(path); exit(1); }
-    fseek(file, 0, SEEK_END); *size = ftell(file); fseek(file, 0, SEEK_SET);
-    char *buffer = malloc(*size);
-    if (fread(buffer, 1, *size, file) != (size_t)*size) { perror(path); exit(1); }
-    fclose(file);
-    return buffer;
-}
+#include "read-file.h"
 
 int main(int argc, char **argv) {
     unsigned long nodes = 0, textBytes = 0;

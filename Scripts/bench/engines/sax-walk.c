@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "read-file.h"
+
 static unsigned long elements, textBytes;
 
 static void onStart(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri, int nbNs,
@@ -13,16 +15,6 @@ static void onStart(void *ctx, const xmlChar *name, const xmlChar *prefix, const
 }
 static void onEnd(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri) {}
 static void onText(void *ctx, const xmlChar *ch, int len) { textBytes += (unsigned long)len; }
-
-static char *readFile(const char *path, long *size) {
-    FILE *file = fopen(path, "rb");
-    if (!file) { perror(path); exit(1); }
-    fseek(file, 0, SEEK_END); *size = ftell(file); fseek(file, 0, SEEK_SET);
-    char *buffer = malloc(*size);
-    if (fread(buffer, 1, *size, file) != (size_t)*size) { perror(path); exit(1); }
-    fclose(file);
-    return buffer;
-}
 
 int main(int argc, char **argv) {
     xmlInitParser();
