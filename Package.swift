@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependencies point one way:
-// FeedModel ← FeedParsing / FeedNormalization / FeedFetching ← FeedCommandSupport ← executables.
+// FeedModel, FeedDates ← FeedParsing / FeedNormalization / FeedFetching ← FeedCommandSupport ← executables.
 let package = Package(
     name: "Feedmill",
     platforms: [.macOS(.v13)],
@@ -27,12 +27,16 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "FeedModel"),
-        .target(name: "FeedParsing", dependencies: ["FeedModel", "CLibXML2"]),
+        .target(name: "FeedDates"),
+        .target(name: "FeedParsing", dependencies: ["FeedModel", "FeedDates", "CLibXML2"]),
         .target(name: "FeedNormalization", dependencies: ["FeedModel", "CLibXML2"]),
-        .target(name: "FeedFetching", dependencies: ["CCurl"]),
+        .target(name: "FeedFetching", dependencies: ["FeedModel", "FeedDates", "CCurl"]),
         .target(
             name: "FeedCommandSupport",
-            dependencies: ["FeedModel", "FeedParsing", "FeedNormalization", "FeedFetching"]
+            dependencies: [
+                "FeedModel", "FeedParsing", "FeedNormalization", "FeedFetching",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .executableTarget(
             name: "rss-inspect",
@@ -50,6 +54,7 @@ let package = Package(
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel"]),
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel"]),
+        .testTarget(name: "FeedDatesTests", dependencies: ["FeedDates"]),
         .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "TestSupport"]),
         .testTarget(name: "FeedCommandSupportTests", dependencies: ["FeedCommandSupport", "TestSupport"]),
     ],

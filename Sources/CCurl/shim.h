@@ -2,6 +2,8 @@
 #define FEEDMILL_CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
 
 /*
  * curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call.
@@ -31,6 +33,10 @@ static inline CURLcode feedmill_curl_setopt_data_callback(CURL *handle, CURLopti
 typedef int (*feedmill_curl_xferinfo_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
 static inline CURLcode feedmill_curl_setopt_xferinfo_callback(CURL *handle, feedmill_curl_xferinfo_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}
+
+static inline CURLcode feedmill_curl_setopt_opensocket_callback(CURL *handle, curl_opensocket_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
 }
 
 static inline CURLcode feedmill_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {

@@ -29,11 +29,13 @@ public struct LoadedDocument: Sendable {
 public enum SourceError: Error, CustomStringConvertible, Equatable {
     case unreadableFile(path: String, reason: String)
     case fetchFailed(FetchError)
+    case gone(url: String)
 
     public var description: String {
         switch self {
         case .unreadableFile(let path, let reason): return "cannot read \(path): \(reason)"
-        case .fetchFailed(let error): return "cannot fetch \(error.description)"
+        case .fetchFailed(let error): return "cannot fetch \(error.description) [\(error.kind.rawValue)]"
+        case .gone(let url): return "\(url): the feed is gone (HTTP 410)"
         }
     }
 }
@@ -51,12 +53,15 @@ public enum SourceLoader {
             }
             return LoadedDocument(bytes: [UInt8](data), charset: nil, baseURL: baseOverride)
         case .url(let url):
+            let outcome: FetchOutcome
             do {
-                let document = try HTTPFetcher(configuration: configuration).fetch(url)
-                return LoadedDocument(bytes: document.body, charset: document.charset, baseURL: baseOverride ?? document.finalURL)
+                outcome = try HTTPFetcher(configuration: configuration).fetch(url)
             } catch {
                 throw .fetchFailed(error)
             }
+            if case .gone = outcome { throw .gone(url: url) }
+            let response = outcome.response
+            return LoadedDocument(bytes: response.body, charset: response.charset, baseURL: baseOverride ?? response.finalURL)
         }
     }
 }

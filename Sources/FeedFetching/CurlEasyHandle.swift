@@ -37,6 +37,12 @@ final class CurlEasyHandle {
         return value
     }
 
+    func infoOffset(_ info: CURLINFO) -> Int64 {
+        var value: curl_off_t = 0
+        _ = feedmill_curl_getinfo_offset(raw, info, &value)
+        return Int64(value)
+    }
+
     func infoString(_ info: CURLINFO) -> String? {
         var value: UnsafeMutablePointer<CChar>?
         guard feedmill_curl_getinfo_string(raw, info, &value) == CURLE_OK, let value else { return nil }

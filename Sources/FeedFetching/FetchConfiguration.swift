@@ -1,40 +1,32 @@
-/// How the fetcher behaves: a value passed in, never a global.
+/// How the fetcher behaves: a value passed in, never a global. Every default is one a
+/// polite, safe batch fetcher should have.
 public struct FetchConfiguration: Sendable, Equatable {
     /// Seconds to wait for a TCP/TLS connection.
-    public var connectTimeout: Double
-    /// Seconds a whole transfer may take, redirects included.
-    public var totalTimeout: Double
-    /// A transfer slower than this many bytes per second for ``lowSpeedTime`` seconds is cut off.
-    public var lowSpeedLimit: Int
-    public var lowSpeedTime: Int
-    /// Largest body accepted, measured after decompression (so a gzip bomb stops here too).
-    public var maxBodyBytes: Int
-    public var maxRedirects: Int
-    /// Identifies Feedmill to publishers, with a URL where they can reach its operator.
-    public var userAgent: String
+    public var connectTimeout: Double = 10
+    /// Seconds a whole fetch may take, redirects included.
+    public var totalTimeout: Double = 60
+    /// A transfer slower than `lowSpeedLimit` bytes per second for `lowSpeedTime` seconds is cut off.
+    public var lowSpeedLimit: Int = 100
+    public var lowSpeedTime: Int = 20
+    /// Largest body accepted, counted after decompression (so a gzip bomb stops here too).
+    public var maxBodyBytes: Int = 16 << 20
+    public var maxRedirects: Int = 5
+    /// The longest `Retry-After` honoured, in seconds; longer requests are capped to this.
+    public var maxRetryAfter: Int = 24 * 3600
+    /// Which addresses may be connected to. Default: public addresses only.
+    public var networkPolicy: NetworkPolicy = .publicOnly
     /// Allow `file://` URLs (fixtures and local tests only).
-    public var allowFileURLs: Bool
+    public var allowFileURLs: Bool = false
+    /// Where a publisher can reach whoever runs this Feedmill; part of the User-Agent.
+    public var contactURL: String = FetchConfiguration.defaultContactURL
 
-    public init(
-        connectTimeout: Double = 10, totalTimeout: Double = 60, lowSpeedLimit: Int = 100, lowSpeedTime: Int = 20,
-        maxBodyBytes: Int = 16 << 20, maxRedirects: Int = 5, userAgent: String = FetchConfiguration.defaultUserAgent(),
-        allowFileURLs: Bool = false
-    ) {
-        self.connectTimeout = connectTimeout
-        self.totalTimeout = totalTimeout
-        self.lowSpeedLimit = lowSpeedLimit
-        self.lowSpeedTime = lowSpeedTime
-        self.maxBodyBytes = maxBodyBytes
-        self.maxRedirects = maxRedirects
-        self.userAgent = userAgent
-        self.allowFileURLs = allowFileURLs
-    }
+    public init() {}
 
     public static let `default` = FetchConfiguration()
 
     public static let version = "0.1.0"
+    public static let defaultContactURL = "https://github.com/feedmill/feedmill"
 
-    public static func defaultUserAgent(contact: String = "https://github.com/feedmill/feedmill") -> String {
-        "Feedmill/\(version) (+\(contact))"
-    }
+    /// `Feedmill/0.1.0 (+https://…)`: names the software, its version and a contact.
+    public var userAgent: String { "Feedmill/\(Self.version) (+\(contactURL))" }
 }

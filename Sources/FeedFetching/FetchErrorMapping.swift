@@ -8,6 +8,9 @@ enum FetchErrorMapping {
         func make(_ kind: FetchError.Kind, _ message: String) -> FetchError {
             FetchError(kind: kind, url: url, message: message, curlCode: curlCode)
         }
+        if let blocked = sink.blockedAddress {
+            return make(.blockedAddress, "refused to connect to \(blocked): not a public address (allow private networks to fetch it)")
+        }
         if sink.exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
             return make(.tooLarge, "body larger than \(configuration.maxBodyBytes) bytes")
         }
@@ -22,8 +25,6 @@ enum FetchErrorMapping {
             return make(.connect, "connection refused or unreachable")
         case CURLE_OPERATION_TIMEDOUT:
             return make(.timeout, "timed out (\(detail))")
-        case CURLE_TOO_MANY_REDIRECTS:
-            return make(.tooManyRedirects, "more than \(configuration.maxRedirects) redirects")
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR:
             return make(.tls, "TLS failed: \(detail)")

@@ -1,10 +1,17 @@
 import CCurl
+import FeedModel
+import Foundation
 
-/// Fetches one URL with libcurl: redirects followed up to a limit, every content encoding
-/// libcurl supports accepted, timeouts and a low-speed cut-off, a decompressed-size cap,
-/// and only `http`/`https` (plus `file` when the configuration allows it).
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Fetches one feed with one libcurl easy handle: conditional requests, every content
+/// encoding libcurl supports, redirects followed hop by hop (so each hop's status is known
+/// and a loop is recognised), a decompressed-size cap, timeouts and a low-speed cut-off,
+/// `http`/`https` only, and the ``NetworkPolicy`` checked on every address connected to.
 ///
-/// One fetcher owns one curl handle and is used by one thread at a time.
+/// One fetcher is used by one thread at a time; reusing it reuses its connections.
 public final class HTTPFetcher {
     public let configuration: FetchConfiguration
     private let handle: CurlEasyHandle?
@@ -14,42 +21,118 @@ public final class HTTPFetcher {
         self.handle = CurlEasyHandle()
     }
 
-    public func fetch(_ url: String) throws(FetchError) -> FetchedDocument {
-        guard let handle else {
-            throw FetchError(kind: .network, url: url, message: "libcurl could not be initialised")
-        }
-        let sink = TransferSink(limit: configuration.maxBodyBytes)
-        configure(handle, url: url, sink: sink)
-        let code = curl_easy_perform(handle.raw)
-        let status = handle.infoLong(CURLINFO_RESPONSE_CODE)
-        let finalURL = handle.infoString(CURLINFO_EFFECTIVE_URL) ?? url
-        if code != CURLE_OK {
-            throw FetchErrorMapping.error(for: code, url: url, sink: sink, configuration: configuration)
-        }
-        if status >= 400 {
-            throw FetchError(kind: .httpStatus, url: url, message: "HTTP status \(status)", status: status)
-        }
-        return FetchedDocument(
-            status: status, finalURL: finalURL, contentType: sink.header("content-type"),
-            etag: sink.header("etag"), lastModified: sink.header("last-modified"), body: sink.body)
+    public func fetch(_ url: String) throws(FetchError) -> FetchOutcome {
+        try fetch(FetchRequest(url: url))
     }
 
-    private func configure(_ handle: CurlEasyHandle, url: String, sink: TransferSink) {
+    public func fetch(_ request: FetchRequest) throws(FetchError) -> FetchOutcome {
+        guard let handle else {
+            throw FetchError(kind: .network, url: request.url, message: "libcurl could not be initialised")
+        }
+        let started = ContinuousClock.now
+        var url = request.url
+        var visited: Set<String> = [url]
+        var response = FetchResponse(requestedURL: request.url, finalURL: url, status: 0)
+        while true {
+            let elapsed = Self.seconds(ContinuousClock.now - started)
+            let remaining = configuration.totalTimeout - elapsed
+            guard remaining > 0 else {
+                throw FetchError(kind: .timeout, url: request.url, message: "timed out after \(response.redirects.count) redirect(s)")
+            }
+            let sink = TransferSink(limit: configuration.maxBodyBytes, policy: configuration.networkPolicy)
+            let code = perform(handle, url: url, request: request, sink: sink, timeout: remaining)
+            response.bytesReceived += handle.infoLong(CURLINFO_HEADER_SIZE) + Int(handle.infoOffset(CURLINFO_SIZE_DOWNLOAD_T))
+            guard code == CURLE_OK else {
+                throw FetchErrorMapping.error(for: code, url: url, sink: sink, configuration: configuration)
+            }
+            // A file:// transfer has no status; having succeeded, it is a 200.
+            let status = url.lowercased().hasPrefix("file:") ? 200 : handle.infoLong(CURLINFO_RESPONSE_CODE)
+            if [301, 302, 303, 307, 308].contains(status), let location = handle.infoString(CURLINFO_REDIRECT_URL) {
+                guard response.redirects.count < configuration.maxRedirects else {
+                    throw FetchError(
+                        kind: .tooManyRedirects, url: request.url,
+                        message: "more than \(configuration.maxRedirects) redirects", status: status)
+                }
+                guard !visited.contains(location) else {
+                    throw FetchError(
+                        kind: .redirectLoop, url: request.url,
+                        message: "redirect loop: \(url) leads back to \(location)", status: status)
+                }
+                guard let scheme = location.split(separator: ":").first?.lowercased(), scheme == "http" || scheme == "https" else {
+                    throw FetchError(kind: .unsupportedScheme, url: request.url, message: "redirected to a non-HTTP URL: \(location)")
+                }
+                response.redirects.append(Redirect(status: status, from: url, to: location))
+                visited.insert(location)
+                url = location
+                continue
+            }
+            response.finalURL = url
+            response.status = status
+            response.duration = Self.seconds(ContinuousClock.now - started)
+            return try outcome(for: response, sink: sink, request: request)
+        }
+    }
+
+    private func outcome(for partial: FetchResponse, sink: TransferSink, request: FetchRequest) throws(FetchError) -> FetchOutcome {
+        var response = partial
+        response.contentType = sink.header("content-type")
+        response.etag = sink.header("etag")
+        response.lastModified = sink.header("last-modified")
+        response.cacheControl = sink.header("cache-control")
+        response.expires = sink.header("expires")
+        response.date = sink.header("date")
+        switch response.status {
+        case 304:
+            // A 304 may omit validators; keep the ones we sent.
+            response.etag = response.etag ?? request.etag
+            response.lastModified = response.lastModified ?? request.lastModified
+            return .notModified(response)
+        case 410:
+            return .gone(response)
+        case 200..<300:
+            response.body = sink.body
+            response.bodyHash = SHA256.hexDigest(sink.body)
+            if let previous = request.previousBodyHash, previous == response.bodyHash {
+                return .notModified(response)
+            }
+            return .fetched(response)
+        default:
+            let retryAfter = [429, 503].contains(response.status)
+                ? RetryAfter.seconds(
+                    sink.header("retry-after"), serverDate: response.date, now: Int64(Date().timeIntervalSince1970),
+                    cap: configuration.maxRetryAfter)
+                : nil
+            var message = "HTTP status \(response.status)"
+            if let retryAfter { message += ", retry after \(retryAfter) s" }
+            throw FetchError(kind: .httpStatus, url: request.url, message: message, status: response.status, retryAfter: retryAfter)
+        }
+    }
+
+    /// One request on the reused handle; redirects are not followed here.
+    private func perform(
+        _ handle: CurlEasyHandle, url: String, request: FetchRequest, sink: TransferSink, timeout: Double
+    ) -> CURLcode {
         curl_easy_reset(handle.raw)
-        let protocols = configuration.allowFileURLs ? "http,https,file" : "http,https"
         handle.set(CURLOPT_URL, url)
-        handle.set(CURLOPT_PROTOCOLS_STR, protocols)
-        handle.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        handle.set(CURLOPT_FOLLOWLOCATION, 1)
-        handle.set(CURLOPT_MAXREDIRS, configuration.maxRedirects)
+        handle.set(CURLOPT_PROTOCOLS_STR, configuration.allowFileURLs ? "http,https,file" : "http,https")
+        handle.set(CURLOPT_FOLLOWLOCATION, 0)
         handle.set(CURLOPT_ACCEPT_ENCODING, "")
         handle.set(CURLOPT_USERAGENT, configuration.userAgent)
-        handle.set(CURLOPT_CONNECTTIMEOUT_MS, Int(configuration.connectTimeout * 1000))
-        handle.set(CURLOPT_TIMEOUT_MS, Int(configuration.totalTimeout * 1000))
+        // Environment proxies would make the address check meaningless (the proxy is what
+        // gets connected to), and make runs depend on the caller's shell.
+        handle.set(CURLOPT_PROXY, "")
+        handle.set(CURLOPT_CONNECTTIMEOUT_MS, Int(min(configuration.connectTimeout, timeout) * 1000))
+        handle.set(CURLOPT_TIMEOUT_MS, max(1, Int(timeout * 1000)))
         handle.set(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
         handle.set(CURLOPT_LOW_SPEED_TIME, configuration.lowSpeedTime)
         handle.set(CURLOPT_MAXFILESIZE_LARGE, configuration.maxBodyBytes)
         handle.set(CURLOPT_NOSIGNAL, 1)
+        var headers: UnsafeMutablePointer<curl_slist>?
+        headers = curl_slist_append(headers, "Accept: application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.5")
+        if let etag = request.etag { headers = curl_slist_append(headers, "If-None-Match: \(etag)") }
+        if let lastModified = request.lastModified { headers = curl_slist_append(headers, "If-Modified-Since: \(lastModified)") }
+        defer { curl_slist_free_all(headers) }
+        _ = feedmill_curl_setopt_slist(handle.raw, CURLOPT_HTTPHEADER, headers)
         let context = Unmanaged.passUnretained(sink).toOpaque()
         _ = feedmill_curl_setopt_data_callback(handle.raw, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             guard let context else { return 0 }
@@ -64,5 +147,16 @@ public final class HTTPFetcher {
             return size * count
         }
         handle.set(CURLOPT_HEADERDATA, pointer: context)
+        _ = feedmill_curl_setopt_opensocket_callback(handle.raw) { context, _, address in
+            guard let context, let address else { return CURL_SOCKET_BAD }
+            let sink = Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue()
+            return AddressGate.openSocket(address, sink: sink)
+        }
+        handle.set(CURLOPT_OPENSOCKETDATA, pointer: context)
+        return curl_easy_perform(handle.raw)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -1,17 +1,21 @@
-/// Receives one transfer's headers and body from libcurl's callbacks.
+/// Receives one hop's headers and body from libcurl's callbacks, and the address check.
 ///
 /// Body size is capped here as well as by `CURLOPT_MAXFILESIZE`, because libcurl 7.88 only
 /// checks `Content-Length`: a chunked or close-delimited response, or a small gzip that
 /// inflates to gigabytes, is stopped by this count of decompressed bytes.
 final class TransferSink {
     let limit: Int
+    let policy: NetworkPolicy
     private(set) var body: [UInt8] = []
     private(set) var exceededLimit = false
-    /// Headers of the last response only (a redirect's headers are dropped when the next response starts).
+    /// The address refused by the policy, when that is why the connection failed.
+    var blockedAddress: String?
+    /// Headers of the last response only (an interim `100 Continue`'s are dropped).
     private(set) var headers: [(name: String, value: String)] = []
 
-    init(limit: Int) {
+    init(limit: Int, policy: NetworkPolicy) {
         self.limit = limit
+        self.policy = policy
     }
 
     /// Bytes accepted; fewer than offered aborts the transfer.

@@ -1,7 +1,8 @@
 /// SHA-256 (FIPS 180-4), for ids that must be stable across runs and machines.
 ///
-/// A small pure implementation so that the model stays free of C dependencies; it hashes
-/// entry fields, not bulk data, so simplicity beats speed here.
+/// A small pure implementation so that the model stays free of C dependencies. It hashes
+/// entry fields and whole response bodies (to tell an unchanged 200 from a changed one), so
+/// full 64-byte blocks are compressed straight from the caller's buffer.
 public struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
@@ -13,19 +14,38 @@ public struct SHA256: Sendable {
         pending.reserveCapacity(64)
     }
 
-    public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        for byte in bytes {
-            pending.append(byte)
-            totalBytes &+= 1
-            if pending.count == 64 {
-                compress(pending)
-                pending.removeAll(keepingCapacity: true)
-            }
+    public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        totalBytes &+= UInt64(buffer.count)
+        var offset = 0
+        if !pending.isEmpty {
+            let take = min(64 - pending.count, buffer.count)
+            pending.append(contentsOf: buffer[0..<take])
+            offset = take
+            guard pending.count == 64 else { return }
+            pending.withUnsafeBytes { compress($0) }
+            pending.removeAll(keepingCapacity: true)
         }
+        while offset + 64 <= buffer.count {
+            compress(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + 64]))
+            offset += 64
+        }
+        pending.append(contentsOf: buffer[offset...])
+    }
+
+    public mutating func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { update($0) }
     }
 
     public mutating func update(_ string: String) {
-        update(string.utf8)
+        var copy = string
+        copy.withUTF8 { update(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Lowercase hexadecimal digest of `bytes`.
+    public static func hexDigest(_ bytes: [UInt8]) -> String {
+        var hasher = SHA256()
+        hasher.update(bytes)
+        return hex(hasher.finalize())
     }
 
     /// The 32-byte digest. The hasher is consumed.
@@ -36,10 +56,13 @@ public struct SHA256: Sendable {
         for shift in stride(from: 56, through: 0, by: -8) {
             pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
         }
-        var offset = 0
-        while offset < pending.count {
-            compress(Array(pending[offset..<offset + 64]))
-            offset += 64
+        let tail = pending
+        tail.withUnsafeBytes { block in
+            var offset = 0
+            while offset < block.count {
+                compress(UnsafeRawBufferPointer(rebasing: block[offset..<offset + 64]))
+                offset += 64
+            }
         }
         let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
         return words.flatMap { word in
@@ -76,10 +99,15 @@ public struct SHA256: Sendable {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    private mutating func compress(_ block: [UInt8]) {
-        var w = [UInt32](repeating: 0, count: 64)
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            compress(block, schedule: w)
+        }
+    }
+
+    private mutating func compress(_ block: UnsafeRawBufferPointer, schedule w: UnsafeMutableBufferPointer<UInt32>) {
         for i in 0..<16 {
-            w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8 | UInt32(block[i * 4 + 3])
+            w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
         }
         for i in 16..<64 {
             let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
@@ -87,10 +115,11 @@ public struct SHA256: Sendable {
             w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
         }
         var (a, b, c, d, e, f, g, h) = state
+        let k = Self.roundConstants
         for i in 0..<64 {
             let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
             let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ Self.roundConstants[i] &+ w[i]
+            let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
             let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
             let majority = (a & b) ^ (a & c) ^ (b & c)
             let t2 = s0 &+ majority

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FeedCommandSupport
-import FeedFetching
 
 import Foundation
 
@@ -30,23 +29,20 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print one line (format, title, item counts, encoding, problems) instead of JSON.")
     var summary = false
 
-    @Option(help: "Seconds a fetch may take in all.")
-    var timeout: Double = 60
+    @OptionGroup(title: "Fetching")
+    var fetch: FetchOptions
 
     func validate() throws {
         if details && summary { throw ValidationError("--details and --summary cannot be combined") }
         if let base, !(base.hasPrefix("http://") || base.hasPrefix("https://")) {
             throw ValidationError("--base must be an http or https URL")
         }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }
 
     func run() throws {
-        var fetch = FetchConfiguration.default
-        fetch.totalTimeout = timeout
         do {
             let style: Inspector.Style = summary ? .summary : (details ? .details : .json)
-            let output = try Inspector.inspect(FeedSource(source), baseOverride: base, style: style, configuration: fetch)
+            let output = try Inspector.inspect(FeedSource(source), baseOverride: base, style: style, configuration: fetch.configuration)
             print(output, terminator: "")
         } catch {
             var standardError = StandardError()

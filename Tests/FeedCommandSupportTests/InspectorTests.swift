@@ -67,7 +67,9 @@ struct InspectorTests {
             if request.path == "/old" { return .init(status: 301, headers: [("Location", "/blog/feed.xml")]) }
             return .init(contentType: "application/rss+xml", body: "<rss><channel><item><guid>1</guid><link>post.html</link></item></channel></rss>")
         }
-        let json = try Inspector.inspect(.url(server.baseURL + "/old"), baseOverride: nil, style: .json, configuration: .default)
+        var configuration = FetchConfiguration()
+        configuration.networkPolicy = .allowAll
+        let json = try Inspector.inspect(.url(server.baseURL + "/old"), baseOverride: nil, style: .json, configuration: configuration)
         #expect(json.contains("\"permalink\": \"\(server.baseURL)/blog/post.html\""))
     }
 
@@ -160,6 +162,18 @@ struct InspectBinaryTests {
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "rss-inspect: not a feed: found an HTML page\n")
+    }
+
+    @Test func aLocalURLNeedsAllowPrivateNetworks() throws {
+        let server = try TestHTTPServer { _ in .init(contentType: "application/rss+xml", body: "<rss><channel><title>Local</title></channel></rss>") }
+        let refused = try run([server.baseURL + "/feed.xml"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("rss-inspect: cannot fetch \(server.baseURL)/feed.xml: refused to connect to 127.0.0.1"))
+        #expect(refused.stderr.hasSuffix("[blocked-address]\n"))
+        #expect(server.requests.isEmpty)
+        let allowed = try run([server.baseURL + "/feed.xml", "--allow-private-networks", "--summary"])
+        #expect(allowed.status == 0)
+        #expect(allowed.stdout == "rss 2.0 | Local | 0 items, 0 with permalink, 0 undated | UTF-8 | clean\n")
     }
 
     @Test func aBadBaseIsAUsageError() throws {

@@ -23,3 +23,18 @@ struct SHA256Tests {
         #expect(SHA256.hex(hasher.finalize()) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 }
+
+@Suite("SHA-256 in pieces")
+struct SHA256ChunkTests {
+    @Test(arguments: [1, 3, 63, 64, 65, 1000])
+    func chunkedUpdatesGiveTheSameDigest(chunk: Int) {
+        let data = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var hasher = SHA256()
+        var offset = 0
+        while offset < data.count {
+            hasher.update(Array(data[offset..<min(offset + chunk, data.count)]))
+            offset += chunk
+        }
+        #expect(SHA256.hex(hasher.finalize()) == SHA256.hexDigest(data))
+    }
+}

@@ -91,6 +91,21 @@ public final class TestHTTPServer: @unchecked Sendable {
         connections.lock.withLock { connections.recorded }
     }
 
+    /// The most requests ever in progress at once for each `Host` (name without port).
+    public var peakInFlightByHost: [String: Int] {
+        connections.lock.withLock { connections.peakByHost }
+    }
+
+    /// The most requests ever in progress at once, all hosts together.
+    public var peakInFlight: Int {
+        connections.lock.withLock { connections.peakTotal }
+    }
+
+    /// TCP connections accepted, by the `Host` of their first request.
+    public var connectionsByHost: [String: Int] {
+        connections.lock.withLock { connections.acceptedByHost }
+    }
+
     public func stop() {
         let wasRunning = connections.lock.withLock { () -> Bool in
             defer { connections.running = false }
@@ -114,6 +129,11 @@ private final class Connections: @unchecked Sendable {
     let lock = NSLock()
     var recorded: [TestHTTPServer.Request] = []
     var running = true
+    var inFlightByHost: [String: Int] = [:]
+    var peakByHost: [String: Int] = [:]
+    var inFlight = 0
+    var peakTotal = 0
+    var acceptedByHost: [String: Int] = [:]
 
     init(listener: Int32, handler: @escaping @Sendable (TestHTTPServer.Request) -> TestHTTPServer.Response) {
         self.listener = listener
@@ -132,45 +152,72 @@ private final class Connections: @unchecked Sendable {
         }
     }
 
+    /// Serves requests on one connection until the client closes it, a response must be
+    /// close-delimited, or 10 s pass idle.
     private func serve(_ connection: Int32) {
         defer { close(connection) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard let request = readRequest(connection) else { return }
-        lock.withLock { recorded.append(request) }
+        var pending: [UInt8] = []
+        var first = true
+        while let request = readRequest(connection, buffer: &pending) {
+            let host = request.headers["host"].map { String($0.split(separator: ":").first ?? "") } ?? ""
+            lock.withLock {
+                recorded.append(request)
+                if first { acceptedByHost[host, default: 0] += 1 }
+                inFlightByHost[host, default: 0] += 1
+                peakByHost[host] = max(peakByHost[host, default: 0], inFlightByHost[host, default: 0])
+                inFlight += 1
+                peakTotal = max(peakTotal, inFlight)
+            }
+            first = false
+            let keepOpen = respond(to: request, on: connection)
+            lock.withLock {
+                inFlightByHost[host, default: 1] -= 1
+                inFlight -= 1
+            }
+            guard keepOpen else { return }
+        }
+    }
+
+    /// Writes one response; whether the connection may carry another request.
+    private func respond(to request: TestHTTPServer.Request, on connection: Int32) -> Bool {
         let response = handler(request)
         if response.delay > 0 { Thread.sleep(forTimeInterval: response.delay) }
-        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\nConnection: close\r\n"
+        let closeDelimited = response.chunkSize != nil
+        let keepOpen = !closeDelimited && request.headers["connection"]?.lowercased() != "close"
+        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
+        head += keepOpen ? "Connection: keep-alive\r\n" : "Connection: close\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
-        if response.chunkSize == nil {
-            head += "Content-Length: \(response.body.count)\r\n"
-        }
+        if !closeDelimited { head += "Content-Length: \(response.body.count)\r\n" }
         head += "\r\n"
-        guard send(connection, Array(head.utf8)) else { return }
-        guard request.method != "HEAD" else { return }
+        guard send(connection, Array(head.utf8)) else { return false }
+        guard request.method != "HEAD" else { return keepOpen }
         if let chunkSize = response.chunkSize {
             var offset = 0
             while offset < response.body.count {
                 let end = min(offset + chunkSize, response.body.count)
-                guard send(connection, Array(response.body[offset..<end])) else { return }
+                guard send(connection, Array(response.body[offset..<end])) else { return false }
                 offset = end
                 if response.chunkDelay > 0 { Thread.sleep(forTimeInterval: response.chunkDelay) }
             }
-        } else {
-            _ = send(connection, response.body)
+            return false
         }
+        return send(connection, response.body) && keepOpen
     }
 
-    private func readRequest(_ connection: Int32) -> TestHTTPServer.Request? {
-        var buffer: [UInt8] = []
+    /// The next request on the connection (headers only; request bodies are not used here).
+    private func readRequest(_ connection: Int32, buffer: inout [UInt8]) -> TestHTTPServer.Request? {
         var chunk = [UInt8](repeating: 0, count: 4096)
-        while !buffer.endsWithBlankLine {
+        while buffer.firstRange(of: [13, 10, 13, 10]) == nil {
             let count = recv(connection, &chunk, chunk.count, 0)
             guard count > 0 else { return nil }
             buffer.append(contentsOf: chunk[0..<count])
             if buffer.count > 64 * 1024 { return nil }
         }
-        let text = String(decoding: buffer, as: UTF8.self)
+        guard let end = buffer.firstRange(of: [13, 10, 13, 10]) else { return nil }
+        let text = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+        buffer.removeSubrange(..<end.upperBound)
         var lines = text.components(separatedBy: "\r\n")
         let requestLine = lines.removeFirst().split(separator: " ")
         guard requestLine.count >= 2 else { return nil }
@@ -205,11 +252,5 @@ private final class Connections: @unchecked Sendable {
         case 503: return "Service Unavailable"
         default: return "Status"
         }
-    }
-}
-
-extension Array where Element == UInt8 {
-    fileprivate var endsWithBlankLine: Bool {
-        count >= 4 && self[count - 4] == 13 && self[count - 3] == 10 && self[count - 2] == 13 && self[count - 1] == 10
     }
 }

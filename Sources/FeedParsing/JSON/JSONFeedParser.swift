@@ -1,3 +1,4 @@
+import FeedDates
 import FeedModel
 import Foundation
 

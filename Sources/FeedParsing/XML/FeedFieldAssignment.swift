@@ -1,3 +1,4 @@
+import FeedDates
 import FeedModel
 
 /// Puts a finished text value where it belongs. The first value of a field wins, except

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FeedParsing
+@testable import FeedDates
 
 /// Expected values were computed independently with Python's `calendar.timegm`.
 @Suite("FeedDate: one forgiving parser for every format")

@@ -1,0 +1,148 @@
+import Dispatch
+import Foundation
+
+/// Fetches many feeds at once: at most `concurrency` transfers in flight, at most
+/// `perHostLimit` to any one host, so a batch never bursts one site.
+///
+/// Each worker is a serial Dispatch queue that owns one ``HTTPFetcher`` (one curl handle).
+/// Serial queues, because libdispatch on Linux overcommits threads for them but not for a
+/// concurrent queue, which ran only ~5 blocking transfers at a time on 2 cores. A worker
+/// that just finished a feed takes the next feed of the same host when it may, so that
+/// host's connection is reused; otherwise the host with the fewest transfers in flight.
+public struct FetchScheduler: Sendable {
+    public var configuration: FetchConfiguration
+    /// Transfers in flight at most.
+    public var concurrency: Int
+    /// Transfers in flight to one host at most.
+    public var perHostLimit: Int
+
+    public init(configuration: FetchConfiguration = .default, concurrency: Int = 16, perHostLimit: Int = 2) {
+        self.configuration = configuration
+        self.concurrency = max(1, concurrency)
+        self.perHostLimit = max(1, perHostLimit)
+    }
+
+    /// Fetches every request and calls `completion` once per request, on the worker that
+    /// fetched it (so concurrently: `completion` must be thread-safe). Returns when all are done.
+    public func fetchAll(
+        _ requests: [FetchRequest],
+        completion: @escaping @Sendable (_ index: Int, _ result: Result<FetchOutcome, FetchError>) -> Void
+    ) {
+        guard !requests.isEmpty else { return }
+        let board = JobBoard(hosts: requests.map { Self.hostKey($0.url) }, perHostLimit: perHostLimit)
+        let group = DispatchGroup()
+        for worker in 0..<min(concurrency, requests.count) {
+            let queue = DispatchQueue(label: "feedmill.fetch.worker-\(worker)")
+            let configuration = configuration
+            queue.async(group: group) {
+                let fetcher = HTTPFetcher(configuration: configuration)
+                var lastHost: String?
+                while let job = board.next(preferring: lastHost) {
+                    let result: Result<FetchOutcome, FetchError>
+                    do throws(FetchError) {
+                        result = .success(try fetcher.fetch(requests[job.index]))
+                    } catch {
+                        result = .failure(error)
+                    }
+                    board.finished(job.host)
+                    lastHost = job.host
+                    completion(job.index, result)
+                }
+            }
+        }
+        group.wait()
+    }
+
+    /// Results in request order.
+    public func fetchAll(_ requests: [FetchRequest]) -> [Result<FetchOutcome, FetchError>] {
+        let results = ResultSlots(count: requests.count)
+        fetchAll(requests) { index, result in results.set(index, result) }
+        return results.values
+    }
+
+    /// The host a URL's connection goes to, lowercased; the whole URL when it has none.
+    static func hostKey(_ url: String) -> String {
+        URLComponents(string: url)?.host?.lowercased() ?? url
+    }
+}
+
+/// Which feeds are left, per host, and how many transfers each host has in flight.
+///
+/// `@unchecked Sendable`: every property is read and written only while `condition` is locked.
+final class JobBoard: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let perHostLimit: Int
+    private var pending: [String: [Int]] = [:]
+    private var hostOrder: [String] = []
+    private var active: [String: Int] = [:]
+    private var remaining: Int
+
+    init(hosts: [String], perHostLimit: Int) {
+        self.perHostLimit = perHostLimit
+        remaining = hosts.count
+        for (index, host) in hosts.enumerated() {
+            if pending[host] == nil { hostOrder.append(host) }
+            pending[host, default: []].append(index)
+        }
+        // Take each host's jobs from the front.
+        for host in hostOrder { pending[host]?.reverse() }
+    }
+
+    /// The next job a worker may start, waiting while every host with work left is at its
+    /// limit; `nil` when nothing is left to start.
+    func next(preferring preferred: String?) -> (index: Int, host: String)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while remaining > 0 {
+            if let host = preferred.flatMap({ available($0) ? $0 : nil }) ?? leastBusyAvailableHost(),
+                let index = pending[host]?.popLast()
+            {
+                active[host, default: 0] += 1
+                remaining -= 1
+                return (index, host)
+            }
+            condition.wait()
+        }
+        return nil
+    }
+
+    func finished(_ host: String) {
+        condition.lock()
+        active[host, default: 1] -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func available(_ host: String) -> Bool {
+        !(pending[host]?.isEmpty ?? true) && active[host, default: 0] < perHostLimit
+    }
+
+    private func leastBusyAvailableHost() -> String? {
+        var best: (host: String, active: Int)?
+        for host in hostOrder where available(host) {
+            let busy = active[host, default: 0]
+            if best == nil || busy < best?.active ?? Int.max { best = (host, busy) }
+        }
+        return best?.host
+    }
+}
+
+/// Results written by many workers. `@unchecked Sendable`: guarded by `lock`.
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<FetchOutcome, FetchError>?]
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ result: Result<FetchOutcome, FetchError>) {
+        lock.withLock { slots[index] = result }
+    }
+
+    var values: [Result<FetchOutcome, FetchError>] {
+        lock.withLock {
+            slots.map { $0 ?? .failure(FetchError(kind: .network, url: "", message: "not fetched")) }
+        }
+    }
+}
