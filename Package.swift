@@ -50,6 +50,8 @@ let package = Package(
             name: "feed-parse-bench",
             dependencies: ["FeedModel", "FeedParsing", "FeedNormalization"]
         ),
+        // Benchmark harness for Scripts/bench/fetch; not installed.
+        .executableTarget(name: "feed-fetch-bench", dependencies: ["FeedFetching"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel"]),

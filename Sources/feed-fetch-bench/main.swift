@@ -1,0 +1,35 @@
+// Fetch-throughput harness for Scripts/bench/fetch: fetches every URL in a list file with
+// FetchScheduler and prints one line:
+//   feeds=N ok=N failed=N seconds=S feeds_per_second=R bytes=B peak_rss_kib=K
+import FeedFetching
+import Foundation
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var concurrency = 16
+var perHost = 2
+var listPath: String?
+while let argument = arguments.first {
+    arguments.removeFirst()
+    switch argument {
+    case "--concurrency": concurrency = Int(arguments.removeFirst()) ?? 16
+    case "--per-host": perHost = Int(arguments.removeFirst()) ?? 2
+    default: listPath = argument
+    }
+}
+guard let listPath, let list = try? String(contentsOfFile: listPath, encoding: .utf8) else {
+    FileHandle.standardError.write(Data("usage: feed-fetch-bench [--concurrency N] [--per-host N] URL-LIST\n".utf8))
+    exit(64)
+}
+let requests = list.split(separator: "\n").map { FetchRequest(url: String($0)) }
+var configuration = FetchConfiguration()
+configuration.networkPolicy = .allowAll
+let scheduler = FetchScheduler(configuration: configuration, concurrency: concurrency, perHostLimit: perHost)
+let start = ContinuousClock.now
+let results = scheduler.fetchAll(requests)
+let elapsed = ContinuousClock.now - start
+let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+let ok = results.filter { (try? $0.get()) != nil }.count
+let bytes = results.compactMap { try? $0.get().response.bytesReceived }.reduce(0, +)
+let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first ?? "0"
+print("feeds=\(requests.count) ok=\(ok) failed=\(requests.count - ok) seconds=\(String(format: "%.3f", seconds)) feeds_per_second=\(String(format: "%.1f", Double(requests.count) / seconds)) bytes=\(bytes) peak_rss_kib=\(peak)")
