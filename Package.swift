@@ -7,6 +7,8 @@ let package = Package(
     name: "Feedmill",
     platforms: [.macOS(.v13)],
     products: [
+        .executable(name: "rss-create", targets: ["rss-create"]),
+        .executable(name: "rss-update", targets: ["rss-update"]),
         .executable(name: "rss-inspect", targets: ["rss-inspect"]),
         .library(name: "FeedParsing", targets: ["FeedParsing"]),
         .library(name: "FeedNormalization", targets: ["FeedNormalization"]),
@@ -14,6 +16,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -32,11 +35,27 @@ let package = Package(
         .target(name: "FeedNormalization", dependencies: ["FeedModel", "CLibXML2"]),
         .target(name: "FeedFetching", dependencies: ["FeedModel", "FeedDates", "CCurl"]),
         .target(
+            name: "FeedStorage",
+            dependencies: ["FeedModel", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "FeedPipeline",
+            dependencies: ["FeedModel", "FeedParsing", "FeedNormalization", "FeedFetching", "FeedStorage"]
+        ),
+        .target(
             name: "FeedCommandSupport",
             dependencies: [
-                "FeedModel", "FeedParsing", "FeedNormalization", "FeedFetching",
+                "FeedModel", "FeedParsing", "FeedNormalization", "FeedFetching", "FeedStorage", "FeedPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "rss-create",
+            dependencies: ["FeedCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "rss-update",
+            dependencies: ["FeedCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "rss-inspect",
@@ -59,6 +78,11 @@ let package = Package(
         .testTarget(name: "FeedDatesTests", dependencies: ["FeedDates"]),
         .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "TestSupport"]),
         .testTarget(name: "FeedCommandSupportTests", dependencies: ["FeedCommandSupport", "TestSupport"]),
+        .testTarget(
+            name: "FeedPipelineTests",
+            dependencies: ["FeedPipeline", "FeedStorage", "FeedFetching", "FeedModel", "FeedParsing", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

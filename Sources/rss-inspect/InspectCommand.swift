@@ -1,7 +1,6 @@
 import ArgumentParser
 import FeedCommandSupport
 
-import Foundation
 
 @main
 struct InspectCommand: ParsableCommand {
@@ -45,15 +44,8 @@ struct InspectCommand: ParsableCommand {
             let output = try Inspector.inspect(FeedSource(source), baseOverride: base, style: style, configuration: fetch.configuration)
             print(output, terminator: "")
         } catch {
-            var standardError = StandardError()
-            print("rss-inspect: \(error.description)", to: &standardError)
+            reportFailure("rss-inspect", error.description)
             throw ExitCode(1)
         }
-    }
-}
-
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        FileHandle.standardError.write(Data(string.utf8))
     }
 }

@@ -1,0 +1,87 @@
+import FeedPipeline
+import FeedStorage
+import Foundation
+
+/// The one-screen summary every run ends with, and the progress line shown on a terminal.
+public enum RunSummary {
+    public static func render(_ report: RunReport, command: String, dryRun: Bool = false) -> String {
+        var lines: [String] = []
+        let verb = dryRun ? "would update" : "updated"
+        lines.append(
+            "\(command): \(report.feeds.count) feed(s) in \(String(format: "%.1f", report.duration)) s: "
+                + "\(report.updated + dryRunCount(report)) \(verb), \(report.unchanged) unchanged, "
+                + "\(report.failures.count) failed, \(report.gone) gone")
+        lines.append("  items: \(report.newItems) new, \(report.changedItems) changed; fetched \(bytes(report.bytes))")
+        if dryRun {
+            for feed in report.feeds {
+                if case .wouldUpdate(let summary) = feed.outcome, summary.changed {
+                    lines.append("  #\(feed.feedID) \(feed.url): would insert \(summary.inserted), update \(summary.updated)")
+                }
+            }
+        }
+        if !report.failures.isEmpty {
+            lines.append("  failed (recorded; retried later with backoff):")
+            for feed in report.failures {
+                if case .failed(let kind, let message) = feed.outcome {
+                    lines.append("    #\(feed.feedID) \(feed.url): \(message) [\(kind)]")
+                }
+            }
+        }
+        for feed in report.feeds where feed.movedTo != nil {
+            lines.append("  moved: #\(feed.feedID) \(feed.url) -> \(feed.movedTo ?? "") (permanent redirects)")
+        }
+        for feed in report.feeds where feed.outcome == .gone {
+            lines.append("  gone: #\(feed.feedID) \(feed.url) (HTTP 410; no longer fetched unless asked by --feed)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public static func render(_ imported: ImportResult, source: String) -> String {
+        var lines = ["rss-create: \(source): \(imported.added.count) new feed(s), \(imported.kept) already known"]
+        for url in imported.duplicates { lines.append("  duplicate in the list (imported once): \(url)") }
+        for feed in imported.missing {
+            lines.append("  not in the list any more\(imported.pruned ? ", removed" : ", kept (use --prune to remove)"): #\(feed.feedID) \(feed.url)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `[12/40] 1 failed, 8.2 feeds/s` on one rewritten line.
+    public static func progressLine(done: Int, total: Int, failed: Int, elapsed: Double) -> String {
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        return "\r[\(done)/\(total)] \(failed) failed, \(String(format: "%.1f", rate)) feeds/s"
+    }
+
+    private static func dryRunCount(_ report: RunReport) -> Int {
+        report.feeds.filter { if case .wouldUpdate = $0.outcome { return true } else { return false } }.count
+    }
+
+    static func bytes(_ count: Int) -> String {
+        if count >= 1 << 20 { return String(format: "%.1f MiB", Double(count) / Double(1 << 20)) }
+        if count >= 1 << 10 { return String(format: "%.1f KiB", Double(count) / Double(1 << 10)) }
+        return "\(count) B"
+    }
+}
+
+/// Prints progress on a terminal (stderr is a TTY) and nothing under cron.
+public final class ProgressPrinter: @unchecked Sendable {
+    // `@unchecked Sendable`: `failed` and `start` are only touched under `lock`.
+    private let lock = NSLock()
+    private let enabled: Bool
+    private var failed = 0
+    private let start = ContinuousClock.now
+
+    public init() {
+        enabled = isatty(STDERR_FILENO) == 1
+    }
+
+    public func update(_ feed: FeedReport, done: Int, total: Int) {
+        guard enabled else { return }
+        lock.withLock {
+            if case .failed = feed.outcome { failed += 1 }
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            FileHandle.standardError.write(Data(RunSummary.progressLine(done: done, total: total, failed: failed, elapsed: seconds).utf8))
+            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        }
+    }
+}

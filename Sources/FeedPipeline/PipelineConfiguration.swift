@@ -1,0 +1,31 @@
+import FeedFetching
+import Foundation
+
+/// Everything a create or update run needs to know, decided by the executable from its
+/// options and passed in: no globals, and the clock is injectable for reproducible runs.
+public struct PipelineConfiguration: Sendable {
+    /// Where `all_feeds.sqlite` and the `feed_<id>.sqlite` files live.
+    public var dataDirectory: String = "./data"
+    public var fetch = FetchConfiguration()
+    public var concurrency = 16
+    public var perHostLimit = 2
+    /// A feed is due when its last update is this old (seconds), unless it asks for longer.
+    public var staleAfter = 3600
+    /// A feed's own hints (ttl, sy:updatePeriod, Cache-Control …) never stretch its interval
+    /// past this: a feed that asks for a year is still checked daily.
+    public var maxInterval = 86_400
+    /// Runs in a row a feed must answer with permanent redirects to the same URL before its
+    /// URL is moved in the catalog.
+    public var redirectSightingsToMove = 3
+    /// Backoff after the first failure, doubling per consecutive failure up to `backoffCap`.
+    public var backoffBase = 900
+    public var backoffCap = 86_400
+    /// Seconds since the epoch; `--now` and `SOURCE_DATE_EPOCH` replace it.
+    public var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+
+    public init() {}
+
+    public var catalogPath: String { dataDirectory + "/all_feeds.sqlite" }
+
+    public func feedDatabasePath(_ feedID: Int64) -> String { dataDirectory + "/feed_\(feedID).sqlite" }
+}

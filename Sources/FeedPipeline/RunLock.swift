@@ -1,0 +1,38 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One run per data directory at a time: an exclusive `flock` on `<data>/.feedmill.lock`,
+/// held for the life of this object. A second run does not wait: it exits at once with a
+/// message naming the holder's pid (cron simply tries again next time). The kernel drops the
+/// lock when the process dies, `kill -9` included, so a crash never leaves it stuck.
+public final class RunLock {
+    public let path: String
+    private let descriptor: Int32
+
+    public init(directory: String) throws(PipelineError) {
+        path = directory + "/.feedmill.lock"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .dataDirectory(path: directory, reason: String(cString: strerror(errno)))
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            var buffer = [UInt8](repeating: 0, count: 32)
+            let count = pread(descriptor, &buffer, buffer.count, 0)
+            close(descriptor)
+            let holder = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "?"
+            throw .busy(lockPath: path, holder: holder)
+        }
+        self.descriptor = descriptor
+        let pid = "\(getpid())\n"
+        _ = ftruncate(descriptor, 0)
+        _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}

@@ -1,0 +1,177 @@
+import FeedFetching
+import FeedModel
+import FeedNormalization
+import FeedParsing
+import FeedStorage
+import Foundation
+
+/// The update step: chooses the due feeds, fetches them concurrently, and for each fetched
+/// feed parses, normalises, writes its database in one transaction, then records the outcome
+/// in the catalog. The feed's database is committed before the catalog learns the new
+/// validators, so a run killed in between re-fetches that feed next time and the upsert
+/// finds its entries already there: nothing is lost or duplicated.
+public final class UpdateRun: Sendable {
+    public let configuration: PipelineConfiguration
+    public let catalog: Catalog
+
+    public init(configuration: PipelineConfiguration, catalog: Catalog) {
+        self.configuration = configuration
+        self.catalog = catalog
+    }
+
+    /// - Parameter progress: called after each feed, from the worker that handled it.
+    public func run(
+        _ selection: FeedSelection, dryRun: Bool = false,
+        progress: (@Sendable (_ feed: FeedReport, _ done: Int, _ total: Int) -> Void)? = nil
+    ) throws(PipelineError) -> RunReport {
+        let started = ContinuousClock.now
+        let now = configuration.clock()
+        let feeds: [CatalogFeed]
+        do {
+            feeds = try catalog.feeds()
+        } catch {
+            throw .storage(error)
+        }
+        let selected = UpdateSchedule.select(feeds, selection, now: now, configuration: configuration)
+        let requests = selected.map(request)
+        let collected = ReportCollector(total: selected.count)
+        let scheduler = FetchScheduler(
+            configuration: configuration.fetch, concurrency: configuration.concurrency,
+            perHostLimit: configuration.perHostLimit)
+        scheduler.fetchAll(requests) { [self] index, result in
+            let report = process(selected[index], result: result, now: now, dryRun: dryRun)
+            let done = collected.add(report)
+            progress?(report, done, selected.count)
+        }
+        let elapsed = ContinuousClock.now - started
+        return RunReport(
+            feeds: collected.reports,
+            duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// Validators are sent only when the feed's database exists: if it was deleted, the feed
+    /// is fetched whole again.
+    private func request(for feed: CatalogFeed) -> FetchRequest {
+        guard FileManager.default.fileExists(atPath: configuration.feedDatabasePath(feed.feedID)) else {
+            return FetchRequest(url: feed.url)
+        }
+        return FetchRequest(
+            url: feed.url, etag: feed.state.etag, lastModified: feed.state.lastModified,
+            previousBodyHash: feed.state.bodyHash)
+    }
+
+    private func process(_ feed: CatalogFeed, result: Result<FetchOutcome, FetchError>, now: Int64, dryRun: Bool) -> FeedReport {
+        var report = FeedReport(feedID: feed.feedID, url: feed.url, outcome: .unchanged)
+        do throws(PipelineError) {
+            switch result {
+            case .failure(let error):
+                report.outcome = .failed(kind: error.kind.rawValue, message: error.message)
+                try save(FeedTransition.failed(
+                    feed, kind: error.kind.rawValue, message: error.message, status: error.status,
+                    retryAfter: error.retryAfter, now: now, configuration: configuration), dryRun: dryRun)
+            case .success(let outcome):
+                report.bytes = outcome.response.bytesReceived
+                report.duration = outcome.response.duration
+                switch outcome {
+                case .gone(let response):
+                    report.outcome = .gone
+                    try save(FeedTransition.gone(feed, response: response, now: now), dryRun: dryRun)
+                case .notModified(let response):
+                    report.movedTo = try saveMoving(
+                        FeedTransition.notModified(feed, response: response, now: now, configuration: configuration),
+                        response: response, dryRun: dryRun)
+                case .fetched(let response):
+                    try store(feed, response: response, now: now, dryRun: dryRun, report: &report)
+                }
+            }
+        } catch {
+            report.outcome = .failed(kind: "storage", message: error.description)
+        }
+        return report
+    }
+
+    private func store(
+        _ feed: CatalogFeed, response: FetchResponse, now: Int64, dryRun: Bool, report: inout FeedReport
+    ) throws(PipelineError) {
+        let parsed: ParsedFeed
+        do {
+            parsed = try FeedParser.parse(response.body, charset: response.charset)
+        } catch {
+            let message = (error as? FeedParseError)?.description ?? "\(error)"
+            report.outcome = .failed(kind: "not-a-feed", message: message)
+            try save(FeedTransition.failed(
+                feed, kind: "not-a-feed", message: message, status: response.status, retryAfter: nil, now: now,
+                configuration: configuration), dryRun: dryRun)
+            return
+        }
+        let normalized = FeedNormalizer.normalize(parsed, feedURL: response.finalURL)
+        let path = configuration.feedDatabasePath(feed.feedID)
+        do {
+            if dryRun {
+                let summary = FileManager.default.fileExists(atPath: path)
+                    ? try FeedDatabase(path: path).preview(normalized.entries, now: now)
+                    : UpsertSummary(inserted: normalized.entries.count)
+                report.outcome = .wouldUpdate(summary)
+                return
+            }
+            let summary = try FeedDatabase(path: path).upsert(normalized.entries, now: now)
+            report.outcome = .updated(summary)
+        } catch {
+            throw .storage(error)
+        }
+        let next = FeedTransition.fetched(feed, response: response, parsed: normalized, now: now, configuration: configuration)
+        report.movedTo = try saveMoving(next, response: response, dryRun: dryRun)
+    }
+
+    /// Saves the record, moving its URL when permanent redirects have been seen often enough
+    /// and no other feed already has the new URL.
+    private func saveMoving(_ feed: CatalogFeed, response: FetchResponse, dryRun: Bool) throws(PipelineError) -> String? {
+        let sighted = FeedTransition.redirects(feed, response: response, configuration: configuration)
+        var next = sighted.feed
+        var moved: String?
+        if let target = sighted.moveTo {
+            do {
+                if try catalog.feedID(forURL: target) == nil {
+                    next.url = target
+                    next.state.redirectTarget = nil
+                    next.state.redirectSightings = 0
+                    moved = target
+                }
+            } catch {
+                throw .storage(error)
+            }
+        }
+        try save(next, dryRun: dryRun)
+        return moved
+    }
+
+    private func save(_ feed: CatalogFeed, dryRun: Bool) throws(PipelineError) {
+        guard !dryRun else { return }
+        do {
+            try catalog.save(feed)
+        } catch {
+            throw .storage(error)
+        }
+    }
+}
+
+/// Reports gathered from many workers. `@unchecked Sendable`: guarded by `lock`.
+final class ReportCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [FeedReport] = []
+    let total: Int
+
+    init(total: Int) {
+        self.total = total
+    }
+
+    /// Adds a report; how many are done.
+    func add(_ report: FeedReport) -> Int {
+        lock.withLock {
+            collected.append(report)
+            return collected.count
+        }
+    }
+
+    var reports: [FeedReport] { lock.withLock { collected } }
+}

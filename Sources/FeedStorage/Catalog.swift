@@ -1,0 +1,193 @@
+import Foundation
+import GRDB
+
+/// A feed list entry to import: what an OPML outline says.
+public struct CatalogOutline: Sendable, Equatable {
+    public var url: String
+    public var title: String?
+    public var siteLink: String?
+    public var category: String?
+
+    public init(url: String, title: String? = nil, siteLink: String? = nil, category: String? = nil) {
+        self.url = url
+        self.title = title
+        self.siteLink = siteLink
+        self.category = category
+    }
+}
+
+/// What an import did.
+public struct ImportResult: Sendable, Equatable {
+    public var added: [CatalogFeed] = []
+    public var kept = 0
+    /// URLs listed more than once (each reported once).
+    public var duplicates: [String] = []
+    /// Feeds in the catalog but not in the list: kept, or removed with `prune`.
+    public var missing: [CatalogFeed] = []
+    public var pruned = false
+}
+
+/// `all_feeds.sqlite`: which feeds exist, their titles and update times (what clients read),
+/// and the pipeline's fetch state. WAL mode, so readers (publishing, a person with `sqlite3`)
+/// never block the update run; every write is one short transaction, serialised by the queue.
+public final class Catalog: @unchecked Sendable {
+    // `@unchecked Sendable`: the only stored state is GRDB's `DatabaseQueue`, which is itself
+    // Sendable and serialises all access to the connection.
+    public static let fileName = "all_feeds.sqlite"
+
+    public let path: String
+    private let queue: DatabaseQueue
+
+    public init(path: String) throws(StorageError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(10)
+        queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: path, configuration: configuration) }
+        try StorageError.wrap(path, "migrating") { try CatalogSchema.migrator().migrate(queue) }
+    }
+
+    public func feeds() throws(StorageError) -> [CatalogFeed] {
+        try StorageError.wrap(path, "reading feeds") {
+            try queue.read { db in try Row.fetchAll(db, sql: Self.selectFeeds + " ORDER BY feeds.feedid").map(Self.feed) }
+        }
+    }
+
+    public func feed(id: Int64) throws(StorageError) -> CatalogFeed? {
+        try StorageError.wrap(path, "reading feed \(id)") {
+            try queue.read { db in try Row.fetchOne(db, sql: Self.selectFeeds + " WHERE feeds.feedid = ?", arguments: [id]).map(Self.feed) }
+        }
+    }
+
+    /// Adds the outlines' URLs not yet in the catalog (new feedids), refreshes the OPML data
+    /// of those already there (feedids kept), and reports the rest.
+    public func importOutlines(_ outlines: [CatalogOutline], prune: Bool) throws(StorageError) -> ImportResult {
+        try StorageError.wrap(path, "importing feeds") {
+            try queue.write { db -> ImportResult in
+                var result = ImportResult()
+                var seen: Set<String> = []
+                var reported: Set<String> = []
+                let existing = try Row.fetchAll(db, sql: Self.selectFeeds).map(Self.feed)
+                var byURL = Dictionary(existing.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
+                for outline in outlines {
+                    guard seen.insert(outline.url).inserted else {
+                        if reported.insert(outline.url).inserted { result.duplicates.append(outline.url) }
+                        continue
+                    }
+                    if var feed = byURL[outline.url] {
+                        feed.state.category = outline.category
+                        feed.state.opmlTitle = outline.title
+                        feed.state.siteLink = feed.state.siteLink ?? outline.siteLink
+                        feed.state.inOPML = true
+                        try Self.save(feed, db: db)
+                        result.kept += 1
+                    } else {
+                        try db.execute(sql: "INSERT INTO feeds (url) VALUES (?)", arguments: [outline.url])
+                        var feed = CatalogFeed(feedID: db.lastInsertedRowID, url: outline.url)
+                        feed.state.category = outline.category
+                        feed.state.opmlTitle = outline.title
+                        feed.state.siteLink = outline.siteLink
+                        try Self.save(feed, db: db)
+                        byURL[outline.url] = feed
+                        result.added.append(feed)
+                    }
+                }
+                for feed in existing where !seen.contains(feed.url) {
+                    result.missing.append(feed)
+                    if prune {
+                        for table in ["feeds", "about", "last_update", "fetch_state"] {
+                            try db.execute(sql: "DELETE FROM \(table) WHERE feedid = ?", arguments: [feed.feedID])
+                        }
+                    } else {
+                        var kept = feed
+                        kept.state.inOPML = false
+                        try Self.save(kept, db: db)
+                    }
+                }
+                result.pruned = prune && !result.missing.isEmpty
+                return result
+            }
+        }
+    }
+
+    /// Writes everything known about one feed in one transaction.
+    public func save(_ feed: CatalogFeed) throws(StorageError) {
+        try StorageError.wrap(path, "saving feed \(feed.feedID)") { try queue.write { db in try Self.save(feed, db: db) } }
+    }
+
+    /// The feed that has `url`, if any (to refuse moving a feed onto another one's URL).
+    public func feedID(forURL url: String) throws(StorageError) -> Int64? {
+        try StorageError.wrap(path, "reading feeds") {
+            try queue.read { db in try Int64.fetchOne(db, sql: "SELECT feedid FROM feeds WHERE url = ?", arguments: [url]) }
+        }
+    }
+
+    public func integrityCheck() throws(StorageError) -> String {
+        try StorageError.wrap(path, "checking integrity") { try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" } }
+    }
+
+    private static func save(_ feed: CatalogFeed, db: Database) throws {
+        let id = feed.feedID
+        try db.execute(sql: "UPDATE feeds SET url = ? WHERE feedid = ? AND url IS NOT ?", arguments: [feed.url, id, feed.url])
+        if let title = feed.title {
+            try db.execute(
+                sql: "INSERT INTO about (feedid, title) VALUES (?, ?) ON CONFLICT(feedid) DO UPDATE SET title = excluded.title WHERE title IS NOT excluded.title",
+                arguments: [id, title])
+        }
+        if let lastUpdate = feed.lastUpdate {
+            try db.execute(
+                sql: "INSERT INTO last_update (feedid, when_unix_time) VALUES (?, ?) ON CONFLICT(feedid) DO UPDATE SET when_unix_time = excluded.when_unix_time",
+                arguments: [id, lastUpdate])
+        }
+        let state = feed.state
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO fetch_state (feedid, site_link, category, opml_title, in_opml, etag, last_modified,
+                    body_hash, last_status, last_error_kind, last_error, consecutive_errors, last_attempt_unix_time,
+                    last_success_unix_time, next_attempt_unix_time, redirect_target, redirect_sightings, gone,
+                    hint_interval_seconds, skip_hours, skip_days)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                id, state.siteLink, state.category, state.opmlTitle, state.inOPML, state.etag, state.lastModified,
+                state.bodyHash, state.lastStatus, state.lastErrorKind, state.lastError, state.consecutiveErrors,
+                state.lastAttempt, state.lastSuccess, state.nextAttempt, state.redirectTarget, state.redirectSightings,
+                state.gone, state.hintInterval, state.skipHours.map(String.init).joined(separator: ","),
+                state.skipDays.joined(separator: ","),
+            ])
+    }
+
+    private static let selectFeeds = """
+        SELECT feeds.feedid, feeds.url, about.title, last_update.when_unix_time, fetch_state.*
+        FROM feeds
+        LEFT JOIN about ON about.feedid = feeds.feedid
+        LEFT JOIN last_update ON last_update.feedid = feeds.feedid
+        LEFT JOIN fetch_state ON fetch_state.feedid = feeds.feedid
+        """
+
+    private static func feed(_ row: Row) -> CatalogFeed {
+        var state = FetchState()
+        state.siteLink = row["site_link"]
+        state.category = row["category"]
+        state.opmlTitle = row["opml_title"]
+        state.inOPML = (row["in_opml"] as Bool?) ?? true
+        state.etag = row["etag"]
+        state.lastModified = row["last_modified"]
+        state.bodyHash = row["body_hash"]
+        state.lastStatus = row["last_status"]
+        state.lastErrorKind = row["last_error_kind"]
+        state.lastError = row["last_error"]
+        state.consecutiveErrors = (row["consecutive_errors"] as Int?) ?? 0
+        state.lastAttempt = row["last_attempt_unix_time"]
+        state.lastSuccess = row["last_success_unix_time"]
+        state.nextAttempt = row["next_attempt_unix_time"]
+        state.redirectTarget = row["redirect_target"]
+        state.redirectSightings = (row["redirect_sightings"] as Int?) ?? 0
+        state.gone = (row["gone"] as Bool?) ?? false
+        state.hintInterval = row["hint_interval_seconds"]
+        state.skipHours = ((row["skip_hours"] as String?) ?? "").split(separator: ",").compactMap { Int($0) }
+        state.skipDays = ((row["skip_days"] as String?) ?? "").split(separator: ",").map(String.init)
+        return CatalogFeed(
+            feedID: row["feedid"], url: row["url"], title: row["title"], lastUpdate: row["when_unix_time"], state: state)
+    }
+}

@@ -1,0 +1,50 @@
+/// One feed as the catalog knows it: the client-visible part (`feeds`, `about`,
+/// `last_update`) and the pipeline's own state.
+public struct CatalogFeed: Sendable, Equatable {
+    public var feedID: Int64
+    public var url: String
+    /// `about.title`; `nil` until the feed has been fetched once.
+    public var title: String?
+    /// `last_update.when_unix_time`: the last time the feed was read successfully (a 304 counts).
+    public var lastUpdate: Int64?
+    public var state: FetchState
+
+    public init(feedID: Int64, url: String, title: String? = nil, lastUpdate: Int64? = nil, state: FetchState = FetchState()) {
+        self.feedID = feedID
+        self.url = url
+        self.title = title
+        self.lastUpdate = lastUpdate
+        self.state = state
+    }
+}
+
+/// The pipeline's bookkeeping for one feed (table `fetch_state`).
+public struct FetchState: Sendable, Equatable {
+    public var siteLink: String?
+    /// The OPML outline path, `Engineering/Databases`.
+    public var category: String?
+    public var opmlTitle: String?
+    public var inOPML = true
+    public var etag: String?
+    public var lastModified: String?
+    public var bodyHash: String?
+    public var lastStatus: Int?
+    public var lastErrorKind: String?
+    public var lastError: String?
+    public var consecutiveErrors = 0
+    public var lastAttempt: Int64?
+    public var lastSuccess: Int64?
+    /// Not before this time (backoff, `Retry-After`).
+    public var nextAttempt: Int64?
+    /// Where permanent redirects led last time, and how many runs in a row they did.
+    public var redirectTarget: String?
+    public var redirectSightings = 0
+    /// The feed answered `410 Gone`.
+    public var gone = false
+    /// How often the feed (or its HTTP caching headers) asks to be polled, in seconds.
+    public var hintInterval: Int?
+    public var skipHours: [Int] = []
+    public var skipDays: [String] = []
+
+    public init() {}
+}

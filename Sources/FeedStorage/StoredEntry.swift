@@ -1,0 +1,53 @@
+import FeedModel
+import GRDB
+
+/// An entry as a row of `items`.
+struct StoredEntry {
+    let entry: Entry
+    let now: Int64
+    /// SHA-256 over what a client shows (not over first-seen times, which differ between runs).
+    let contentHash: String
+
+    var id: String { entry.id }
+
+    init(_ entry: Entry, now: Int64) {
+        self.entry = entry
+        self.now = now
+        let fields: [String] = [
+            entry.title, entry.summary, entry.permalink ?? "", entry.pubdate.map(String.init) ?? "",
+            entry.updated.map(String.init) ?? "", entry.author ?? "", entry.idSource.rawValue,
+        ]
+        contentHash = SHA256.hexDigest(fields.joined(separator: "\u{1F}"))
+    }
+
+    func insert(_ db: Database, changeSequence: Int64) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO items (id, title, summary, pubdate_unix_time, permalink, updated_unix_time, author,
+                    first_seen_unix_time, pubdate_is_first_seen, id_source, content_hash, change_seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                entry.id, entry.title, entry.summary, entry.pubdate ?? now, entry.permalink, entry.updated, entry.author,
+                now, entry.pubdate == nil ? 1 : 0, entry.idSource.rawValue, contentHash, changeSequence,
+            ])
+    }
+
+    /// Rewrites a changed entry. An undated entry keeps the pubdate it was first given; a row
+    /// from before Feedmill (no first-seen time) gets `now` as its first-seen time.
+    func update(_ db: Database, changeSequence: Int64) throws {
+        try db.execute(
+            sql: """
+                UPDATE items SET title = ?, summary = ?, permalink = ?, updated_unix_time = ?, author = ?,
+                    id_source = ?, content_hash = ?, change_seq = ?,
+                    pubdate_unix_time = CASE WHEN ? IS NULL THEN pubdate_unix_time ELSE ? END,
+                    pubdate_is_first_seen = CASE WHEN ? IS NULL THEN pubdate_is_first_seen ELSE 0 END,
+                    first_seen_unix_time = IFNULL(first_seen_unix_time, ?)
+                WHERE id = ?
+                """,
+            arguments: [
+                entry.title, entry.summary, entry.permalink, entry.updated, entry.author, entry.idSource.rawValue,
+                contentHash, changeSequence, entry.pubdate, entry.pubdate, entry.pubdate, now, entry.id,
+            ])
+    }
+}
