@@ -80,7 +80,10 @@ let package = Package(
         .testTarget(name: "FeedCommandSupportTests", dependencies: ["FeedCommandSupport", "TestSupport"]),
         .testTarget(
             name: "FeedPipelineTests",
-            dependencies: ["FeedPipeline", "FeedStorage", "FeedFetching", "FeedModel", "FeedParsing", "TestSupport"],
+            dependencies: [
+                "FeedPipeline", "FeedStorage", "FeedFetching", "FeedModel", "FeedParsing", "TestSupport",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             resources: [.copy("Fixtures")]
         ),
     ],

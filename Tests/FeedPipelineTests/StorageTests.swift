@@ -1,0 +1,103 @@
+import FeedModel
+import FeedStorage
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Per-feed databases: migrations and upserts")
+struct StorageTests {
+    private func entry(_ id: String, title: String = "T", pubdate: Int64? = 1_000, permalink: String? = nil) -> Entry {
+        Entry(id: id, idSource: .native, permalink: permalink, title: title, summary: "S", pubdate: pubdate, updated: nil, author: nil)
+    }
+
+    @Test func anOriginalSchemaDatabaseIsUpgradedInPlace() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.path + "/feed_1.sqlite"
+        let fixture = try #require(Bundle.module.url(forResource: "original-schema", withExtension: "sqlite", subdirectory: "Fixtures"))
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+        let before = try sqlite(path, "SELECT rowid, id, title, summary, pubdate_unix_time FROM items ORDER BY rowid")
+        let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+
+        _ = try FeedDatabase(path: path)
+
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int == inode)
+        #expect(try sqlite(path, "SELECT rowid, id, title, summary, pubdate_unix_time FROM items ORDER BY rowid") == before)
+        let columns = try sqlite(path, "SELECT name FROM pragma_table_info('items')").compactMap(\.first).compactMap { $0 }
+        #expect(Array(columns.prefix(5)) == ["id", "title", "summary", "pubdate_unix_time", "permalink"])
+        #expect(columns.contains("first_seen_unix_time") && columns.contains("content_hash") && columns.contains("change_seq"))
+        let applied = try sqlite(path, "SELECT identifier FROM grdb_migrations").compactMap(\.first)
+        #expect(applied.count == 4)
+        // Opening again applies nothing and changes nothing.
+        let bytes = FileManager.default.contents(atPath: path)
+        _ = try FeedDatabase(path: path)
+        #expect(FileManager.default.contents(atPath: path) == bytes)
+    }
+
+    @Test func upsertsInsertNewUpdateChangedAndKeepTheRest() throws {
+        let directory = try TemporaryDirectory()
+        let database = try FeedDatabase(path: directory.url.path + "/feed_1.sqlite")
+        #expect(try database.upsert([entry("a"), entry("b")], now: 5_000) == UpsertSummary(inserted: 2))
+        #expect(try database.upsert([entry("a", title: "A2"), entry("b"), entry("c")], now: 6_000) == UpsertSummary(inserted: 1, updated: 1, unchanged: 1))
+        #expect(try database.upsert([entry("c")], now: 7_000) == UpsertSummary(unchanged: 1))
+        let rows = try sqlite(database.path, "SELECT id, title, first_seen_unix_time, change_seq FROM items ORDER BY id")
+        #expect(rows == [["a", "A2", "5000", "2"], ["b", "T", "5000", "1"], ["c", "T", "6000", "2"]])
+    }
+
+    @Test func anUndatedEntryIsDatedByFirstSightingAndSaysSo() throws {
+        let directory = try TemporaryDirectory()
+        let database = try FeedDatabase(path: directory.url.path + "/feed_1.sqlite")
+        try database.upsert([entry("u", pubdate: nil)], now: 5_000)
+        try database.upsert([entry("u", title: "changed", pubdate: nil)], now: 9_000)
+        #expect(try sqlite(database.path, "SELECT pubdate_unix_time, pubdate_is_first_seen, first_seen_unix_time FROM items") == [["5000", "1", "5000"]])
+        try database.upsert([entry("u", title: "dated now", pubdate: 7_777)], now: 10_000)
+        #expect(try sqlite(database.path, "SELECT pubdate_unix_time, pubdate_is_first_seen FROM items") == [["7777", "0"]])
+    }
+
+    @Test func anUnchangedUpsertLeavesTheFileByteIdentical() throws {
+        let directory = try TemporaryDirectory()
+        let database = try FeedDatabase(path: directory.url.path + "/feed_1.sqlite")
+        try database.upsert([entry("a"), entry("b", pubdate: nil)], now: 5_000)
+        let bytes = try #require(FileManager.default.contents(atPath: database.path))
+        #expect(try database.upsert([entry("a"), entry("b", pubdate: nil)], now: 9_000) == UpsertSummary(unchanged: 2))
+        #expect(FileManager.default.contents(atPath: database.path) == bytes)
+    }
+
+    @Test func previewWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let database = try FeedDatabase(path: directory.url.path + "/feed_1.sqlite")
+        try database.upsert([entry("a")], now: 5_000)
+        let bytes = FileManager.default.contents(atPath: database.path)
+        #expect(try database.preview([entry("a", title: "new"), entry("z")], now: 6_000) == UpsertSummary(inserted: 1, updated: 1))
+        #expect(FileManager.default.contents(atPath: database.path) == bytes)
+    }
+}
+
+@Suite("Catalog: importing the feed list")
+struct CatalogImportTests {
+    @Test func urlsKeepTheirFeedidsAndNewOnesGetNewIDs() throws {
+        let harness = try Harness()
+        let first = try harness.catalog.importOutlines([CatalogOutline(url: "https://a/"), CatalogOutline(url: "https://b/")], prune: false)
+        #expect(first.added.map(\.feedID) == [1, 2])
+        let second = try harness.catalog.importOutlines(
+            [CatalogOutline(url: "https://c/"), CatalogOutline(url: "https://b/", category: "X"), CatalogOutline(url: "https://c/"), CatalogOutline(url: "https://c/")],
+            prune: false)
+        #expect(second.added.map(\.url) == ["https://c/"])
+        #expect(second.added.first?.feedID == 3)
+        #expect(second.kept == 1)
+        #expect(second.duplicates == ["https://c/"])
+        #expect(second.missing.map(\.url) == ["https://a/"])
+        #expect(try harness.feed(1).state.inOPML == false)
+        #expect(try harness.feed(2).state.category == "X")
+        let pruned = try harness.catalog.importOutlines([CatalogOutline(url: "https://b/")], prune: true)
+        #expect(pruned.pruned)
+        #expect(try harness.catalog.feeds().map(\.url) == ["https://b/"])
+    }
+
+    @Test func theClientTablesHaveTheirOriginalShape() throws {
+        let harness = try Harness()
+        let path = harness.catalog.path
+        #expect(try sqlite(path, "SELECT name FROM pragma_table_info('feeds')").compactMap(\.first) == ["feedid", "url"])
+        #expect(try sqlite(path, "SELECT name FROM pragma_table_info('about')").compactMap(\.first) == ["feedid", "title"])
+        #expect(try sqlite(path, "SELECT name FROM pragma_table_info('last_update')").compactMap(\.first) == ["feedid", "when_unix_time"])
+    }
+}
