@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "rss-create", targets: ["rss-create"]),
         .executable(name: "rss-update", targets: ["rss-update"]),
+        .executable(name: "rss-publish", targets: ["rss-publish"]),
         .executable(name: "rss-inspect", targets: ["rss-inspect"]),
         .library(name: "FeedParsing", targets: ["FeedParsing"]),
         .library(name: "FeedNormalization", targets: ["FeedNormalization"]),
@@ -40,7 +41,10 @@ let package = Package(
         ),
         .target(
             name: "FeedPipeline",
-            dependencies: ["FeedModel", "FeedParsing", "FeedNormalization", "FeedFetching", "FeedStorage"]
+            dependencies: [
+                "FeedModel", "FeedParsing", "FeedNormalization", "FeedFetching", "FeedStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .target(
             name: "FeedCommandSupport",
@@ -55,6 +59,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "rss-update",
+            dependencies: ["FeedCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "rss-publish",
             dependencies: ["FeedCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(

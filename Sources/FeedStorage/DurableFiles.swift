@@ -1,0 +1,34 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// fsync and rename: the two steps that make "write elsewhere, then swap in" survive a crash.
+public enum DurableFiles {
+    public static func sync(_ path: String) throws(StorageError) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw StorageError(path: path, message: "cannot open to sync: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw StorageError(path: path, message: "fsync failed: \(String(cString: strerror(errno)))") }
+    }
+
+    /// Atomically replaces `destination` with `source`, then syncs the directory so the new
+    /// name survives a power cut.
+    public static func rename(_ source: String, to destination: String) throws(StorageError) {
+        guard Glibc.rename(source, destination) == 0 else {
+            throw StorageError(path: destination, message: "rename failed: \(String(cString: strerror(errno)))")
+        }
+        try sync((destination as NSString).deletingLastPathComponent)
+    }
+
+    /// Writes bytes under a temporary name, syncs, and renames over `path`.
+    public static func write(_ bytes: [UInt8], to path: String) throws(StorageError) {
+        let temporary = path + ".tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
+            throw StorageError(path: temporary, message: "cannot write")
+        }
+        try sync(temporary)
+        try rename(temporary, to: path)
+    }
+}
