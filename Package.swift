@@ -79,6 +79,8 @@ let package = Package(
         ),
         // Benchmark harness for Scripts/bench/fetch; not installed.
         .executableTarget(name: "feed-fetch-bench", dependencies: ["FeedFetching"]),
+        // Benchmark harness for Scripts/bench/publish; not installed.
+        .executableTarget(name: "feed-publish-bench", dependencies: ["FeedModel", "FeedStorage", "FeedPipeline"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel"]),
@@ -91,6 +93,7 @@ let package = Package(
             dependencies: [
                 "FeedPipeline", "FeedStorage", "FeedFetching", "FeedModel", "FeedParsing", "TestSupport",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Fixtures")]
         ),

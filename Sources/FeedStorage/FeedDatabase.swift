@@ -43,7 +43,7 @@ public final class FeedDatabase {
     /// when the feed gives none.
     @discardableResult
     public func upsert(_ entries: [Entry], now: Int64) throws(StorageError) -> UpsertSummary {
-        let rows = entries.map { StoredEntry($0, now: now) }
+        let rows = Self.unique(entries).map { StoredEntry($0, now: now) }
         return try StorageError.wrap(path, "writing items") {
             let plan = try queue.read { db in try Self.plan(rows, db: db) }
             guard plan.summary.changed else { return plan.summary }
@@ -60,7 +60,7 @@ public final class FeedDatabase {
 
     /// What ``upsert(_:now:)`` would do, without writing.
     public func preview(_ entries: [Entry], now: Int64) throws(StorageError) -> UpsertSummary {
-        let rows = entries.map { StoredEntry($0, now: now) }
+        let rows = Self.unique(entries).map { StoredEntry($0, now: now) }
         return try StorageError.wrap(path, "reading items") { try queue.read { db in try Self.plan(rows, db: db).summary } }
     }
 
@@ -71,6 +71,13 @@ public final class FeedDatabase {
     /// `PRAGMA integrity_check`'s answer (`ok` when healthy).
     public func integrityCheck() throws(StorageError) -> String {
         try StorageError.wrap(path, "checking integrity") { try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" } }
+    }
+
+    /// The first entry of each id: normalisation already makes ids unique, but a repeated id
+    /// must never fail the feed's whole transaction.
+    private static func unique(_ entries: [Entry]) -> [Entry] {
+        var seen: Set<String> = []
+        return entries.filter { seen.insert($0.id).inserted }
     }
 
     private struct Plan {

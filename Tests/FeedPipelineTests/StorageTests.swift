@@ -62,6 +62,13 @@ struct StorageTests {
         #expect(FileManager.default.contents(atPath: database.path) == bytes)
     }
 
+    @Test func aRepeatedIDInOneBatchKeepsTheFirst() throws {
+        let directory = try TemporaryDirectory()
+        let database = try FeedDatabase(path: directory.url.path + "/feed_1.sqlite")
+        #expect(try database.upsert([entry("a", title: "first"), entry("a", title: "second")], now: 5_000) == UpsertSummary(inserted: 1))
+        #expect(try sqlite(database.path, "SELECT title FROM items") == [["first"]])
+    }
+
     @Test func previewWritesNothing() throws {
         let directory = try TemporaryDirectory()
         let database = try FeedDatabase(path: directory.url.path + "/feed_1.sqlite")

@@ -16,6 +16,15 @@ public struct Manifest: Codable, Equatable, Sendable {
         self.feeds = feeds
     }
 
+    /// What clients of this publication may be downloading: current snapshots, deltas, pages.
+    var servedFiles: Set<String> {
+        var files = Set(feeds.flatMap { feed in [feed.file] + feed.deltas.map(\.file) })
+        if let catalog { files.insert(catalog.file) }
+        if let atom { files.insert(atom) }
+        if let index { files.insert(index) }
+        return files
+    }
+
     /// Every file the manifest names (snapshots, retained versions, deltas, pages).
     var files: Set<String> {
         var files = Set(feeds.flatMap { feed in [feed.file] + feed.history.map(\.file) + feed.deltas.map(\.file) })

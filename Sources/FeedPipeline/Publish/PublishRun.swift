@@ -93,7 +93,7 @@ public struct PublishRun: Sendable {
             next.generation = previous.generation + 1
             try write(next, report: &report)
             report.generation = next.generation
-            report.filesRemoved = removeUnreferenced(keeping: next.files.union(previous.files))
+            report.filesRemoved = removeUnreferenced(keeping: next.files.union(previous.servedFiles))
         }
         let elapsed = ContinuousClock.now - started
         report.duration = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -246,7 +246,8 @@ public struct PublishRun: Sendable {
         }
     }
 
-    /// Removes Feedmill's own files that neither this nor the previous manifest names.
+    /// Removes Feedmill's own files that neither this manifest names nor the previous one
+    /// served (a download of the previous publication may still be in progress).
     private func removeUnreferenced(keeping referenced: Set<String>) -> Int {
         let out = configuration.outputDirectory
         let names = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []

@@ -1,0 +1,59 @@
+// Publish benchmark for Scripts/bench/publish: builds a data directory of FEEDS feeds with
+// ITEMS entries each (straight through FeedStorage), publishes it once, changes CHANGED% of
+// the feeds, then publishes incrementally and, into a second directory, in full. Prints:
+//   mode=incremental seconds=S files=N bytes=B feeds_written=W
+import FeedModel
+import FeedPipeline
+import FeedStorage
+import Foundation
+
+let arguments = CommandLine.arguments
+guard arguments.count == 5, let feeds = Int(arguments[2]), let items = Int(arguments[3]), let changedPercent = Double(arguments[4]) else {
+    FileHandle.standardError.write(Data("usage: feed-publish-bench WORKDIR FEEDS ITEMS CHANGED_PERCENT\n".utf8))
+    exit(64)
+}
+let work = arguments[1]
+try? FileManager.default.removeItem(atPath: work)
+try FileManager.default.createDirectory(atPath: work + "/data", withIntermediateDirectories: true)
+let pipeline: PipelineConfiguration = {
+    var configuration = PipelineConfiguration()
+    configuration.dataDirectory = work + "/data"
+    return configuration
+}()
+let catalog = try Catalog(path: pipeline.catalogPath)
+let added = try catalog.importOutlines((1...feeds).map { CatalogOutline(url: "https://feeds.example/\($0).xml") }, prune: false).added
+let body = String(repeating: "<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>", count: 12)
+func entries(_ feed: Int64, round: Int) -> [Entry] {
+    (0..<items).map {
+        Entry(id: "f\(feed)-\($0)", idSource: .native, permalink: "https://site.example/\(feed)/\($0)", title: "Entry \($0) of feed \(feed)",
+            summary: body, pubdate: 1_700_000_000 - Int64($0) * 3600 + Int64(round), updated: nil, author: "Author \(feed % 17)")
+    }
+}
+for var feed in added {
+    try FeedDatabase(path: pipeline.feedDatabasePath(feed.feedID)).upsert(entries(feed.feedID, round: 0), now: 1_700_000_000)
+    feed.title = "Feed \(feed.feedID)"
+    feed.lastUpdate = 1_700_000_000
+    try catalog.save(feed)
+}
+func publish(_ directory: String, full: Bool) throws -> PublishReport {
+    var configuration = PublishConfiguration()
+    configuration.outputDirectory = directory
+    configuration.full = full
+    return try PublishRun(pipeline: pipeline, configuration: configuration, catalog: catalog).run()
+}
+let first = try publish(work + "/incremental", full: false)
+_ = try publish(work + "/full", full: false)
+print("mode=initial seconds=\(String(format: "%.3f", first.duration)) files=\(first.filesWritten) bytes=\(first.bytesWritten) feeds_written=\(first.feedsWritten)")
+let changedCount = max(1, Int(Double(feeds) * changedPercent / 100))
+for index in stride(from: 0, to: feeds, by: feeds / changedCount).prefix(changedCount) {
+    let id = added[index].feedID
+    try FeedDatabase(path: pipeline.feedDatabasePath(id)).upsert(
+        [Entry(id: "new-\(id)", idSource: .native, permalink: nil, title: "New", summary: "<p>new</p>", pubdate: 1_800_000_000, updated: nil, author: nil)]
+            + entries(id, round: 1).prefix(2), now: 1_800_000_000)
+}
+for (mode, directory, full) in [("incremental", "/incremental", false), ("full", "/full", true)] {
+    let report = try publish(work + directory, full: full)
+    print("mode=\(mode) seconds=\(String(format: "%.3f", report.duration)) files=\(report.filesWritten) bytes=\(report.bytesWritten) feeds_written=\(report.feedsWritten)")
+}
+let unchanged = try publish(work + "/incremental", full: false)
+print("mode=unchanged seconds=\(String(format: "%.3f", unchanged.duration)) files=\(unchanged.filesWritten) bytes=\(unchanged.bytesWritten) feeds_written=\(unchanged.feedsWritten)")

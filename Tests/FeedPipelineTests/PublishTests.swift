@@ -1,0 +1,321 @@
+import FeedModel
+import FeedParsing
+import FeedPipeline
+import FeedStorage
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
+/// A data directory with feeds written straight through FeedStorage, and a publish directory.
+final class PublishHarness {
+    let harness: Harness
+    let out: TemporaryDirectory
+    var retained = 3
+
+    init() throws {
+        harness = try Harness()
+        out = try TemporaryDirectory()
+    }
+
+    var outPath: String { out.url.path }
+
+    /// Creates feeds `1...count` with `items` entries each.
+    func seed(feeds count: Int, items: Int) throws {
+        let ids = try harness.add((1...count).map { "https://feeds.example/\($0).xml" })
+        for id in ids {
+            try write(id, (0..<items).map { entry("f\(id)-\($0)", title: "Entry \($0)", pubdate: 1_000 + Int64($0)) })
+            var feed = try harness.feed(id)
+            feed.title = "Feed \(id)"
+            feed.lastUpdate = 1_700_000_000
+            try harness.catalog.save(feed)
+        }
+    }
+
+    func write(_ id: Int64, _ entries: [Entry], now: Int64 = 5_000) throws {
+        try FeedDatabase(path: harness.databasePath(id)).upsert(entries, now: now)
+    }
+
+    func publish(only: [Int64]? = nil, into directory: String? = nil, full: Bool = false) throws -> PublishReport {
+        var configuration = PublishConfiguration()
+        configuration.outputDirectory = directory ?? outPath
+        configuration.retainedVersions = retained
+        configuration.full = full
+        return try PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog).run(only: only)
+    }
+
+    func manifest(_ directory: String? = nil) throws -> Manifest {
+        let data = try Data(contentsOf: URL(fileURLWithPath: (directory ?? outPath) + "/manifest.json"))
+        return try JSONDecoder().decode(Manifest.self, from: data)
+    }
+
+    /// `name → (size, modification date)` of every file in the publish directory.
+    func listing() throws -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: outPath) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: outPath + "/" + name)
+            result[name] = ["\(attributes[.size] ?? 0)", "\(attributes[.modificationDate] ?? 0)"]
+        }
+        return result
+    }
+}
+
+func entry(_ id: String, title: String = "T", pubdate: Int64? = 1_000, summary: String = "<p>S</p>") -> Entry {
+    Entry(id: id, idSource: .native, permalink: "https://site.example/\(id)", title: title, summary: summary, pubdate: pubdate, updated: nil, author: nil)
+}
+
+func sha256(ofFile path: String) -> String? {
+    FileManager.default.contents(atPath: path).map { SHA256.hexDigest([UInt8]($0)) }
+}
+
+@Suite("rss-publish")
+struct PublishTests {
+    @Test func everyFileTheManifestNamesExistsAndMatchesItsHash() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 3, items: 4)
+        let report = try publish.publish()
+        #expect(report.generation == 1 && report.feedsWritten == 3)
+        let manifest = try publish.manifest()
+        let catalog = try #require(manifest.catalog)
+        #expect(sha256(ofFile: publish.outPath + "/" + catalog.file) == catalog.sha256)
+        for feed in manifest.feeds {
+            #expect(sha256(ofFile: publish.outPath + "/" + feed.file) == feed.sha256)
+            #expect(feed.itemCount == 4)
+            #expect(feed.name == "feed_\(feed.feedID).sqlite")
+        }
+    }
+
+    @Test func theCatalogSnapshotHoldsOnlyWhatClientsNeed() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 2, items: 1)
+        _ = try publish.publish()
+        let file = publish.outPath + "/" + (try #require(try publish.manifest().catalog)).file
+        #expect(try sqlite(file, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") == [["about"], ["feeds"], ["last_update"]])
+        #expect(try sqlite(file, "SELECT feedid, url FROM feeds") == [["1", "https://feeds.example/1.xml"], ["2", "https://feeds.example/2.xml"]])
+        #expect(try sqlite(file, "PRAGMA journal_mode") == [["delete"]])
+        let feedFile = publish.outPath + "/" + (try publish.manifest().feeds[0].file)
+        let columns = try sqlite(feedFile, "SELECT name FROM pragma_table_info('items')").compactMap(\.first)
+        #expect(!columns.contains("content_hash") && !columns.contains("change_seq"))
+        #expect(Array(columns.prefix(5)) == ["id", "title", "summary", "pubdate_unix_time", "permalink"])
+    }
+
+    @Test func anUnchangedRunWritesNothing() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 3, items: 2)
+        _ = try publish.publish()
+        let before = try publish.listing()
+        Thread.sleep(forTimeInterval: 0.01)
+        let again = try publish.publish()
+        #expect(again.unchanged)
+        #expect(again.generation == 1)
+        #expect(try publish.listing() == before)
+    }
+
+    @Test func onlyChangedDatabasesAreRewritten() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 4, items: 2)
+        _ = try publish.publish()
+        try publish.write(3, [entry("new")])
+        let report = try publish.publish()
+        #expect(report.feedsWritten == 1 && report.feedsUnchanged == 3)
+        let manifest = try publish.manifest()
+        #expect(manifest.generation == 2)
+        #expect(manifest.feeds.map(\.version) == [1, 1, 2, 1])
+        #expect(manifest.feeds[2].deltas.map(\.fromVersion) == [1])
+    }
+
+    @Test func theSameDataPublishedTwiceIsByteIdentical() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 3, items: 5)
+        let other = try TemporaryDirectory()
+        _ = try publish.publish()
+        _ = try publish.publish(into: other.url.path)
+        let first = try publish.manifest()
+        let second = try publish.manifest(other.url.path)
+        #expect(first.feeds.map(\.sha256) == second.feeds.map(\.sha256))
+        #expect(first.catalog?.sha256 == second.catalog?.sha256)
+        for name in ["atom.xml", "index.html", "manifest.json"] {
+            #expect(sha256(ofFile: publish.outPath + "/" + name) == sha256(ofFile: other.url.path + "/" + name))
+        }
+    }
+
+    @Test func thePreviousVersionStaysUntilTheNextPublication() throws {
+        let publish = try PublishHarness()
+        publish.retained = 1
+        try publish.seed(feeds: 1, items: 1)
+        _ = try publish.publish()
+        try publish.write(1, [entry("b")])
+        _ = try publish.publish()
+        #expect(FileManager.default.fileExists(atPath: publish.outPath + "/feed_1.v1.sqlite"), "a download of v1 may be in progress")
+        try publish.write(1, [entry("c")])
+        _ = try publish.publish()
+        try publish.write(1, [entry("d")])
+        _ = try publish.publish()
+        #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/feed_1.v1.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/feed_1.v2.sqlite"))
+        #expect(FileManager.default.fileExists(atPath: publish.outPath + "/feed_1.v3.sqlite"))
+        #expect(FileManager.default.fileExists(atPath: publish.outPath + "/feed_1.v4.sqlite"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: publish.outPath).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func deltasRebuildTheNewSnapshotFromEveryRetainedVersion() throws {
+        var generator = SeededGenerator(seed: 42)
+        for sequence in 0..<6 {
+            let publish = try PublishHarness()
+            publish.retained = 3
+            try publish.seed(feeds: 1, items: 0)
+            var live: [String: Entry] = [:]
+            for round in 0..<8 {
+                // Random inserts and edits (updates never delete; deletes come from a rebuilt source).
+                var batch: [String: Entry] = [:]
+                for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                    let id = "e\(Int.random(in: 0..<15, using: &generator))"
+                    let changed = entry(id, title: "t\(Int.random(in: 0..<1000, using: &generator))", pubdate: Int64.random(in: 1...9_999, using: &generator))
+                    live[id] = changed
+                    batch[id] = changed
+                }
+                if Int.random(in: 0..<4, using: &generator) == 0, let victim = live.keys.sorted().first {
+                    live[victim] = nil
+                    try FileManager.default.removeItem(atPath: publish.harness.databasePath(1))
+                    try publish.write(1, live.values.sorted { $0.id < $1.id }, now: 5_000 + Int64(round))
+                } else {
+                    try publish.write(1, batch.values.sorted { $0.id < $1.id }, now: 5_000 + Int64(round))
+                }
+                _ = try publish.publish()
+                let feed = try #require(try publish.manifest().feeds.first)
+                let current = try Snapshot.items(ofSnapshot: publish.outPath + "/" + feed.file)
+                for delta in feed.deltas {
+                    let old = try #require(feed.history.first { $0.version == delta.fromVersion })
+                    var items = try Snapshot.items(ofSnapshot: publish.outPath + "/" + old.file)
+                    let data = try Data(contentsOf: URL(fileURLWithPath: publish.outPath + "/" + delta.file))
+                    #expect(SHA256.hexDigest([UInt8](data)) == delta.sha256)
+                    try JSONDecoder().decode(Delta.self, from: data).apply(to: &items)
+                    #expect(items == current, "sequence \(sequence), round \(round), from v\(delta.fromVersion)")
+                }
+                #expect(feed.deltas.count == min(round, 3))
+            }
+        }
+    }
+
+    @Test func atomXMLIsAValidAtomFeedWithSources() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 2, items: 3)
+        try publish.write(1, [Entry(id: "plain-id", idSource: .native, permalink: nil, title: "A < B & C", summary: "<p>x</p>", pubdate: nil, updated: nil, author: "Ann")])
+        _ = try publish.publish()
+        let bytes = try #require(FileManager.default.contents(atPath: publish.outPath + "/atom.xml"))
+        let parsed = try FeedParser.parse([UInt8](bytes))
+        #expect(parsed.format == .atom)
+        #expect(parsed.diagnostics.isEmpty)
+        #expect(parsed.entries.count == 7)
+        let plain = try #require(parsed.entries.first { $0.title?.value == "A < B & C" })
+        #expect(plain.nativeID?.hasPrefix("urn:feedmill:feed:1:entry:") == true)
+        #expect(plain.published == nil, "an undated entry has no <published>")
+        #expect(plain.authors == ["Ann"])
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.components(separatedBy: "<source>").count - 1 == 7)
+        #expect(text.contains("<title>Feed 2</title>"))
+        let xmllint = Process()
+        xmllint.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
+        xmllint.arguments = ["--noout", publish.outPath + "/atom.xml"]
+        xmllint.standardError = FileHandle.nullDevice
+        try xmllint.run()
+        xmllint.waitUntilExit()
+        #expect(xmllint.terminationStatus == 0)
+    }
+
+    @Test func aReaderPollingDuringPublicationNeverSeesABrokenManifest() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 4, items: 3)
+        _ = try publish.publish()
+        let checker = ManifestChecker(directory: publish.outPath)
+        let reader = Thread { checker.poll() }
+        reader.start()
+        for round in 0..<25 {
+            try publish.write(Int64(round % 4 + 1), [entry("r\(round)", title: "round \(round)")])
+            _ = try publish.publish()
+        }
+        checker.stop()
+        while !checker.finished { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(checker.checks > 10)
+        #expect(checker.failures.isEmpty, "\(checker.failures.prefix(3))")
+    }
+
+    @Test func aSnapshotTakenWhileUpdatesWriteIsNeverHalfATransaction() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 1, items: 0)
+        let path = publish.harness.databasePath(1)
+        let writer = Thread {
+            // Ten entries per transaction, as a concurrent rss-update would write them.
+            for round in 0..<60 {
+                try? FeedDatabase(path: path).upsert((0..<10).map { entry("w\(round)-\($0)") }, now: 5_000 + Int64(round))
+            }
+        }
+        writer.start()
+        var counts: [Int] = []
+        for _ in 0..<20 {
+            _ = try publish.publish()
+            counts.append(try publish.manifest().feeds.first?.itemCount ?? 0)
+        }
+        while writer.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(counts.allSatisfy { $0 % 10 == 0 }, "\(counts)")
+        #expect(Set(counts).count > 1, "publication really overlapped the writes: \(counts)")
+    }
+}
+
+/// Reads the manifest over and over and checks that every file it names exists with its hash.
+/// `@unchecked Sendable`: its counters are only touched under `lock`.
+final class ManifestChecker: @unchecked Sendable {
+    let directory: String
+    private let lock = NSLock()
+    private var running = true
+    private var done = false
+    private var count = 0
+    private var problems: [String] = []
+
+    init(directory: String) {
+        self.directory = directory
+    }
+
+    func poll() {
+        while lock.withLock({ running }) {
+            guard let data = FileManager.default.contents(atPath: directory + "/manifest.json"),
+                let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+            else {
+                lock.withLock { problems.append("unreadable manifest") }
+                continue
+            }
+            var local: [String] = []
+            for feed in manifest.feeds where sha256(ofFile: directory + "/" + feed.file) != feed.sha256 {
+                local.append("\(feed.file) missing or mismatched")
+            }
+            lock.withLock {
+                count += 1
+                problems += local
+            }
+        }
+        lock.withLock { done = true }
+    }
+
+    func stop() { lock.withLock { running = false } }
+    var finished: Bool { lock.withLock { done } }
+    var checks: Int { lock.withLock { count } }
+    var failures: [String] { lock.withLock { problems } }
+}
+
+/// SplitMix64: reproducible random sequences for property tests.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
