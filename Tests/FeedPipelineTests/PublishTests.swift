@@ -124,6 +124,19 @@ struct PublishTests {
         #expect(manifest.feeds[2].deltas.map(\.fromVersion) == [1])
     }
 
+    @Test func publishingChosenFeedsCarriesTheOthersOver() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 3, items: 1)
+        _ = try publish.publish()
+        try publish.write(1, [entry("x")])
+        try publish.write(2, [entry("y")])
+        let report = try publish.publish(only: [2])
+        #expect(report.feedsWritten == 1)
+        #expect(try publish.manifest().feeds.map(\.version) == [1, 2, 1], "feed 1 changed but was not asked for")
+        _ = try publish.publish()
+        #expect(try publish.manifest().feeds.map(\.version) == [2, 2, 1])
+    }
+
     @Test func theSameDataPublishedTwiceIsByteIdentical() throws {
         let publish = try PublishHarness()
         try publish.seed(feeds: 3, items: 5)
