@@ -11,7 +11,8 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .busy(let lockPath, let holder):
-            return "another Feedmill run (pid \(holder)) is using this data directory (\(lockPath)); try again when it has finished"
+            let who = holder.allSatisfy(\.isNumber) ? "another Feedmill run (pid \(holder))" : holder
+            return "\(who) is using \(lockPath); try again when it has finished"
         case .dataDirectory(let path, let reason):
             return "cannot use data directory \(path): \(reason)"
         case .feedList(let source, let reason):

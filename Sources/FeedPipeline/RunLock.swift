@@ -31,6 +31,21 @@ public final class RunLock {
         _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
     }
 
+    /// Locks `directory` itself (a directory can be flocked on Linux) and writes nothing:
+    /// for the publish directory, where even a lock file would be a change to serve.
+    public init(lockingDirectory directory: String) throws(PipelineError) {
+        path = directory
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .dataDirectory(path: directory, reason: String(cString: strerror(errno)))
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw .busy(lockPath: directory, holder: "another rss-publish")
+        }
+        self.descriptor = descriptor
+    }
+
     deinit {
         flock(descriptor, LOCK_UN)
         close(descriptor)

@@ -104,7 +104,7 @@ struct PublishTests {
         try publish.seed(feeds: 3, items: 2)
         _ = try publish.publish()
         let before = try publish.listing()
-        Thread.sleep(forTimeInterval: 0.01)
+        Thread.sleep(forTimeInterval: 1.1)  // beyond any file-system timestamp granularity
         let again = try publish.publish()
         #expect(again.unchanged)
         #expect(again.generation == 1)
@@ -122,6 +122,13 @@ struct PublishTests {
         #expect(manifest.generation == 2)
         #expect(manifest.feeds.map(\.version) == [1, 1, 2, 1])
         #expect(manifest.feeds[2].deltas.map(\.fromVersion) == [1])
+    }
+
+    @Test func aSecondPublisherIsTurnedAway() throws {
+        let publish = try PublishHarness()
+        let lock = try RunLock(lockingDirectory: publish.outPath)
+        #expect(throws: PipelineError.busy(lockPath: publish.outPath, holder: "another rss-publish")) { try publish.publish() }
+        withExtendedLifetime(lock) {}
     }
 
     @Test func publishingChosenFeedsCarriesTheOthersOver() throws {
@@ -258,19 +265,26 @@ struct PublishTests {
         let publish = try PublishHarness()
         try publish.seed(feeds: 1, items: 0)
         let path = publish.harness.databasePath(1)
+        let go = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
         let writer = Thread {
+            go.wait()
             // Ten entries per transaction, as a concurrent rss-update would write them.
             for round in 0..<60 {
                 try? FeedDatabase(path: path).upsert((0..<10).map { entry("w\(round)-\($0)") }, now: 5_000 + Int64(round))
             }
+            finished.signal()
         }
         writer.start()
         var counts: [Int] = []
-        for _ in 0..<20 {
+        go.signal()
+        repeat {
             _ = try publish.publish()
             counts.append(try publish.manifest().feeds.first?.itemCount ?? 0)
-        }
-        while writer.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        } while finished.wait(timeout: .now()) == .timedOut
+        _ = try publish.publish()
+        counts.append(try publish.manifest().feeds.first?.itemCount ?? 0)
+        #expect(counts.last == 600)
         #expect(counts.allSatisfy { $0 % 10 == 0 }, "\(counts)")
         #expect(Set(counts).count > 1, "publication really overlapped the writes: \(counts)")
     }

@@ -59,7 +59,7 @@ public struct PublishRun: Sendable {
         } catch {
             throw .dataDirectory(path: out, reason: error.localizedDescription)
         }
-        let lock = try RunLock(directory: out)
+        let lock = try RunLock(lockingDirectory: out)
         defer { withExtendedLifetime(lock) {} }
         let previous = try readManifest()
         var report = PublishReport(
