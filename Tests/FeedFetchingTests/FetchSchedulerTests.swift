@@ -16,8 +16,9 @@ struct FetchSchedulerTests {
             #expect((try? result.get())?.response.body == Array("<rss>/feed\(index)</rss>".utf8))
         }
         for host in hosts.map({ "\($0).localhost" }) {
-            #expect(server.peakInFlightByHost[host] == 2, "at most two at a time to \(host), and it did use two")
+            #expect((1...2).contains(server.peakInFlightByHost[host] ?? 0), "at most two at a time to \(host)")
         }
+        #expect(hosts.contains { server.peakInFlightByHost["\($0).localhost"] == 2 }, "and the limit was actually used")
     }
 
     @Test func concurrencyBoundsTransfersInFlight() throws {
@@ -27,7 +28,7 @@ struct FetchSchedulerTests {
         let results = FetchScheduler(configuration: localConfiguration(), concurrency: 8, perHostLimit: 2).fetchAll(requests)
         let elapsed = ContinuousClock.now - start
         #expect(results.count == 40)
-        #expect(server.peakInFlight == 8)
+        #expect((5...8).contains(server.peakInFlight), "never more than 8 in flight, and most of them used: \(server.peakInFlight)")
         #expect(elapsed >= .milliseconds(500), "40 feeds × 0.1 s over 8 transfers take at least 0.5 s")
     }
 
