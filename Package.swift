@@ -79,6 +79,11 @@ let package = Package(
         ),
         // Benchmark harness for Scripts/bench/fetch; not installed.
         .executableTarget(name: "feed-fetch-bench", dependencies: ["FeedFetching"]),
+        // Benchmark harness for Scripts/bench/storage; not installed.
+        .executableTarget(
+            name: "feed-store-bench",
+            dependencies: ["FeedModel", "FeedParsing", "FeedNormalization", "FeedStorage"]
+        ),
         // Benchmark harness for Scripts/bench/publish; not installed.
         .executableTarget(name: "feed-publish-bench", dependencies: ["FeedModel", "FeedStorage", "FeedPipeline"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),

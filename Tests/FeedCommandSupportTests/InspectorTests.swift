@@ -176,6 +176,15 @@ struct InspectBinaryTests {
         #expect(allowed.stdout == "rss 2.0 | Local | 0 items, 0 with permalink, 0 undated | UTF-8 | clean\n")
     }
 
+    @Test func theSizeCapIsAnOption() throws {
+        let server = try TestHTTPServer { _ in .init(contentType: "application/rss+xml", body: "<rss><channel><title>" + String(repeating: "x", count: 2 << 20) + "</title></channel></rss>") }
+        let refused = try run([server.baseURL + "/big.xml", "--allow-private-networks", "--max-size", "1"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("body larger than 1048576 bytes [too-large]"))
+        #expect(try run([server.baseURL + "/big.xml", "--allow-private-networks", "--max-size", "3", "--summary"]).status == 0)
+        #expect(try run(["x.xml", "--max-size", "0"]).status == 64)
+    }
+
     @Test func aBadBaseIsAUsageError() throws {
         let result = try run(["x.xml", "--base", "ftp://nope/"])
         #expect(result.status == 64)
