@@ -22,12 +22,13 @@ public struct SHA256: Sendable {
             pending.append(contentsOf: buffer[0..<take])
             offset = take
             guard pending.count == 64 else { return }
-            pending.withUnsafeBytes { compress($0) }
+            pending.withUnsafeBytes { compress($0, blocks: 1) }
             pending.removeAll(keepingCapacity: true)
         }
-        while offset + 64 <= buffer.count {
-            compress(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + 64]))
-            offset += 64
+        let blocks = (buffer.count - offset) / 64
+        if blocks > 0 {
+            compress(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + blocks * 64]), blocks: blocks)
+            offset += blocks * 64
         }
         pending.append(contentsOf: buffer[offset...])
     }
@@ -57,13 +58,7 @@ public struct SHA256: Sendable {
             pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
         }
         let tail = pending
-        tail.withUnsafeBytes { block in
-            var offset = 0
-            while offset < block.count {
-                compress(UnsafeRawBufferPointer(rebasing: block[offset..<offset + 64]))
-                offset += 64
-            }
-        }
+        tail.withUnsafeBytes { compress($0, blocks: $0.count / 64) }
         let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
         return words.flatMap { word in
             [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
@@ -99,33 +94,40 @@ public struct SHA256: Sendable {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+    /// Compresses `blocks` consecutive 64-byte blocks with one schedule buffer and unchecked
+    /// access to the constants for the whole run: every response body is hashed.
+    private mutating func compress(_ data: UnsafeRawBufferPointer, blocks: Int) {
+        guard blocks > 0 else { return }
+        var current = state
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            compress(block, schedule: w)
+            Self.roundConstants.withUnsafeBufferPointer { k in
+                for block in 0..<blocks {
+                    let base = block * 64
+                    for i in 0..<16 {
+                        w[i] = UInt32(bigEndian: data.loadUnaligned(fromByteOffset: base + i * 4, as: UInt32.self))
+                    }
+                    for i in 16..<64 {
+                        let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
+                        let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
+                        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                    }
+                    var (a, b, c, d, e, f, g, h) = current
+                    for i in 0..<64 {
+                        let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                        let choice = (e & f) ^ (~e & g)
+                        let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
+                        let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
+                    }
+                    current = (
+                        current.0 &+ a, current.1 &+ b, current.2 &+ c, current.3 &+ d, current.4 &+ e, current.5 &+ f,
+                        current.6 &+ g, current.7 &+ h
+                    )
+                }
+            }
         }
-    }
-
-    private mutating func compress(_ block: UnsafeRawBufferPointer, schedule w: UnsafeMutableBufferPointer<UInt32>) {
-        for i in 0..<16 {
-            w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
-        }
-        for i in 16..<64 {
-            let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
-            let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = state
-        let k = Self.roundConstants
-        for i in 0..<64 {
-            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
-            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-        }
-        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+        state = current
     }
 }
 
