@@ -78,7 +78,7 @@ let package = Package(
             dependencies: ["FeedModel", "FeedParsing", "FeedNormalization"]
         ),
         // Benchmark harness for Scripts/bench/fetch; not installed.
-        .executableTarget(name: "feed-fetch-bench", dependencies: ["FeedFetching"]),
+        .executableTarget(name: "feed-fetch-bench", dependencies: ["FeedFetching", "FeedModel"]),
         // Benchmark harness for Scripts/bench/storage; not installed.
         .executableTarget(
             name: "feed-store-bench",

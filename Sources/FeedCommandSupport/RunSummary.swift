@@ -1,3 +1,4 @@
+import FeedModel
 import FeedPipeline
 import FeedStorage
 import Foundation
@@ -79,7 +80,7 @@ public final class ProgressPrinter: @unchecked Sendable {
         lock.withLock {
             if case .failed = feed.outcome { failed += 1 }
             let elapsed = ContinuousClock.now - start
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = elapsed.inSeconds
             FileHandle.standardError.write(Data(RunSummary.progressLine(done: done, total: total, failed: failed, elapsed: seconds).utf8))
             if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
         }

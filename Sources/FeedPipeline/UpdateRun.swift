@@ -46,7 +46,7 @@ public final class UpdateRun: Sendable {
         let elapsed = ContinuousClock.now - started
         return RunReport(
             feeds: collected.reports,
-            duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            duration: elapsed.inSeconds)
     }
 
     /// Validators are sent only when the feed's database exists: if it was deleted, the feed

@@ -111,7 +111,8 @@ public enum Snapshot {
         }
     }
 
-    private static var readOnly: Configuration {
+    /// Read-only, waiting out a writer's lock: how published copies and fingerprints are read.
+    public static var readOnly: Configuration {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
@@ -154,10 +155,7 @@ extension Snapshot {
     /// SHA-256 over the client tables' rows: equal exactly when the catalog snapshot would be.
     public static func catalogFingerprint(_ source: String) throws(StorageError) -> String {
         try StorageError.wrap(source, "reading the catalog") {
-            var configuration = Configuration()
-            configuration.readonly = true
-            configuration.busyMode = .timeout(10)
-            let queue = try DatabaseQueue(path: source, configuration: configuration)
+            let queue = try DatabaseQueue(path: source, configuration: readOnly)
             return try queue.read { db in
                 var hasher = SHA256()
                 for query in [

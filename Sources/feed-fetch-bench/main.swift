@@ -2,6 +2,7 @@
 // FetchScheduler and prints one line:
 //   feeds=N ok=N failed=N seconds=S feeds_per_second=R bytes=B peak_rss_kib=K
 import FeedFetching
+import FeedModel
 import Foundation
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -27,7 +28,7 @@ let scheduler = FetchScheduler(configuration: configuration, concurrency: concur
 let start = ContinuousClock.now
 let results = scheduler.fetchAll(requests)
 let elapsed = ContinuousClock.now - start
-let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+let seconds = elapsed.inSeconds
 let ok = results.filter { (try? $0.get()) != nil }.count
 let bytes = results.compactMap { try? $0.get().response.bytesReceived }.reduce(0, +)
 let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""

@@ -36,7 +36,7 @@ for file in files {
             let parsed = try FeedParser.parse(bytes)
             entries = normalize ? FeedNormalizer.normalize(parsed, feedURL: "https://bench.example/feed").entries.count : parsed.entries.count
         }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         print(file, bytes.count, String(format: "%.6f", seconds), entries)
     }
 }

@@ -44,5 +44,5 @@ for (index, path) in arguments.dropFirst(3).enumerated() {
     rows += feed.entries.count
 }
 FileManager.default.createFile(atPath: arguments[2], contents: Data(export))
-let seconds = Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
+let seconds = total.inSeconds
 print("feeds=\(arguments.count - 3) rows=\(rows) seconds=\(String(format: "%.3f", seconds)) rows_per_second=\(Int(Double(rows) / seconds))")

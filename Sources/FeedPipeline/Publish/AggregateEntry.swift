@@ -22,9 +22,7 @@ struct AggregateEntry: Equatable {
     static func newest(_ limit: Int, feeds: [(feed: CatalogFeed, snapshot: String)]) throws -> [AggregateEntry] {
         var entries: [AggregateEntry] = []
         for (feed, path) in feeds {
-            var configuration = Configuration()
-            configuration.readonly = true
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try DatabaseQueue(path: path, configuration: Snapshot.readOnly)
             let rows = try queue.read { db in
                 try Row.fetchAll(
                     db,

@@ -96,7 +96,7 @@ public struct PublishRun: Sendable {
             report.filesRemoved = removeUnreferenced(keeping: next.files.union(previous.servedFiles))
         }
         let elapsed = ContinuousClock.now - started
-        report.duration = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        report.duration = elapsed.inSeconds
         return report
     }
 
