@@ -30,6 +30,7 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(name: "CMalloc"),
         .target(name: "FeedModel"),
         .target(name: "FeedDates"),
         .target(name: "FeedParsing", dependencies: ["FeedModel", "FeedDates", "CLibXML2"]),
@@ -49,7 +50,7 @@ let package = Package(
         .target(
             name: "FeedCommandSupport",
             dependencies: [
-                "FeedModel", "FeedParsing", "FeedNormalization", "FeedFetching", "FeedStorage", "FeedPipeline",
+                "FeedModel", "FeedParsing", "FeedNormalization", "FeedFetching", "FeedStorage", "FeedPipeline", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

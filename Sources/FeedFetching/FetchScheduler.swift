@@ -29,7 +29,7 @@ public struct FetchScheduler: Sendable {
     /// fetched it (so concurrently: `completion` must be thread-safe). Returns when all are done.
     public func fetchAll(
         _ requests: [FetchRequest],
-        completion: @escaping @Sendable (_ index: Int, _ result: Result<FetchOutcome, FetchError>) -> Void
+        completion: @escaping @Sendable (_ index: Int, _ result: consuming Result<FetchOutcome, FetchError>) -> Void
     ) {
         guard !requests.isEmpty else { return }
         let board = JobBoard(hosts: requests.map { Self.hostKey($0.url) }, perHostLimit: perHostLimit)
@@ -49,7 +49,7 @@ public struct FetchScheduler: Sendable {
                     }
                     board.finished(job.host)
                     lastHost = job.host
-                    completion(job.index, result)
+                    completion(job.index, consume result)
                 }
             }
         }

@@ -12,12 +12,22 @@ import FeedModel
 public enum FeedNormalizer {
     /// - Parameter feedURL: the URL the feed was finally fetched from (after redirects), the
     ///   base for relative links; `nil` for a local file, where the channel link serves instead.
-    public static func normalize(_ parsed: ParsedFeed, feedURL: String?) -> NormalizedFeed {
+    ///
+    /// Takes the parsed feed by value and releases each parsed entry once normalised, so a
+    /// large feed is not held twice (raw and sanitised) at once.
+    public static func normalize(_ parsed: consuming ParsedFeed, feedURL: String?) -> NormalizedFeed {
         let siteLink = self.siteLink(parsed, feedURL: feedURL)
         let documentBase = feedURL ?? siteLink
         var resolver = DuplicateIDResolver()
-        let entries = parsed.entries.compactMap { parsedEntry -> Entry? in
-            resolver.admit(normalize(parsedEntry, feed: parsed, documentBase: documentBase))
+        var pending = parsed.entries
+        parsed.entries = []
+        pending.reverse()
+        var entries: [Entry] = []
+        entries.reserveCapacity(pending.count)
+        while let parsedEntry = pending.popLast() {
+            if let entry = resolver.admit(normalize(parsedEntry, feed: parsed, documentBase: documentBase)) {
+                entries.append(entry)
+            }
         }
         return NormalizedFeed(
             format: parsed.format,
@@ -51,7 +61,7 @@ public enum FeedNormalizer {
 
     /// Content when it has any text, else the summary.
     static func richestText(_ entry: ParsedEntry) -> FeedText? {
-        if let content = entry.content, !content.value.trimmingASCIIWhitespace().isEmpty { return content }
+        if let content = entry.content, !content.isBlank { return content }
         return entry.summary
     }
 

@@ -64,3 +64,14 @@ enum HTMLBytes {
     private static let quot = Array("&quot;".utf8)
     private static let br = Array("<br>".utf8)
 }
+
+extension ArraySlice<UInt8> {
+    /// Without leading and trailing ASCII white space (space, tab, CR, LF, form feed).
+    func trimmingASCIIWhitespace() -> ArraySlice<UInt8> {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0x0C }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return self[startIndex..<startIndex]
+        }
+        return self[first...last]
+    }
+}

@@ -12,12 +12,23 @@ enum HTMLFragment {
     }()
 
     static func withParsed<Result>(_ html: String, _ body: (xmlNodePtr?) -> Result) -> Result {
+        withParsed(utf8: Array(html.utf8)[...], body)
+    }
+
+    static func withParsed<Result>(utf8 html: ArraySlice<UInt8>, _ body: (xmlNodePtr?) -> Result) -> Result {
         _ = initialised
-        let wrapped = "<html><body><div>" + html + "</div></body></html>"
+        let prefix = "<html><body><div>".utf8, suffix = "</div></body></html>".utf8
+        var wrapped: [UInt8] = []
+        wrapped.reserveCapacity(prefix.count + html.count + suffix.count)
+        wrapped.append(contentsOf: prefix)
+        wrapped.append(contentsOf: html)
+        wrapped.append(contentsOf: suffix)
         let options = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
             | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOIMPLIED.rawValue
-        let document = wrapped.withCString { pointer in
-            htmlReadMemory(pointer, Int32(wrapped.utf8.count), nil, "UTF-8", Int32(options))
+        let document = wrapped.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pointer in
+                htmlReadMemory(pointer, Int32(buffer.count), nil, "UTF-8", Int32(options))
+            }
         }
         defer { if let document { xmlFreeDoc(document) } }
         guard let document else { return body(nil) }

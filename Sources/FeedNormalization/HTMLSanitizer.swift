@@ -28,20 +28,24 @@ public struct HTMLSanitizer: Sendable {
             HTMLBytes.appendEscaped(text.value.trimmingASCIIWhitespace(), to: &output, lineBreaks: true)
             return String(decoding: output, as: UTF8.self)
         case .html, .xhtml:
-            return sanitize(html: text.value)
+            return sanitize(htmlUTF8: text.utf8[...])
         }
     }
 
     public func sanitize(html: String) -> String {
+        sanitize(htmlUTF8: Array(html.utf8)[...])
+    }
+
+    private func sanitize(htmlUTF8 html: ArraySlice<UInt8>) -> String {
         let trimmed = html.trimmingASCIIWhitespace()
-        guard trimmed.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">") }) else {
-            return trimmed
+        guard trimmed.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">") }) else {
+            return String(decoding: trimmed, as: UTF8.self)
         }
-        return HTMLFragment.withParsed(trimmed) { wrapper -> String in
+        return HTMLFragment.withParsed(utf8: trimmed) { wrapper -> String in
             var output: [UInt8] = []
-            output.reserveCapacity(trimmed.utf8.count)
+            output.reserveCapacity(trimmed.count)
             writeChildren(of: wrapper, to: &output)
-            return String(decoding: output, as: UTF8.self).trimmingASCIIWhitespace()
+            return String(decoding: output[...].trimmingASCIIWhitespace(), as: UTF8.self)
         }
     }
 

@@ -39,7 +39,7 @@ public final class UpdateRun: Sendable {
             configuration: configuration.fetch, concurrency: configuration.concurrency,
             perHostLimit: configuration.perHostLimit)
         scheduler.fetchAll(requests) { [self] index, result in
-            let report = process(selected[index], result: result, now: now, dryRun: dryRun)
+            let report = process(selected[index], result: consume result, now: now, dryRun: dryRun)
             let done = collected.add(report)
             progress?(report, done, selected.count)
         }
@@ -60,10 +60,14 @@ public final class UpdateRun: Sendable {
             previousBodyHash: feed.state.bodyHash)
     }
 
-    private func process(_ feed: CatalogFeed, result: Result<FetchOutcome, FetchError>, now: Int64, dryRun: Bool) -> FeedReport {
+    /// Takes the result by value so that a large body is freed once parsed, not when the worker
+    /// moves on (see `store`).
+    private func process(
+        _ feed: CatalogFeed, result: consuming Result<FetchOutcome, FetchError>, now: Int64, dryRun: Bool
+    ) -> FeedReport {
         var report = FeedReport(feedID: feed.feedID, url: feed.url, outcome: .unchanged)
         do throws(PipelineError) {
-            switch result {
+            switch consume result {
             case .failure(let error):
                 report.outcome = .failed(kind: error.kind.rawValue, message: error.message)
                 try save(FeedTransition.failed(
@@ -72,7 +76,7 @@ public final class UpdateRun: Sendable {
             case .success(let outcome):
                 report.bytes = outcome.response.bytesReceived
                 report.duration = outcome.response.duration
-                switch outcome {
+                switch consume outcome {
                 case .gone(let response):
                     report.outcome = .gone
                     try save(FeedTransition.gone(feed, response: response, now: now), dryRun: dryRun)
@@ -81,7 +85,7 @@ public final class UpdateRun: Sendable {
                         FeedTransition.notModified(feed, response: response, now: now, configuration: configuration),
                         response: response, dryRun: dryRun)
                 case .fetched(let response):
-                    try store(feed, response: response, now: now, dryRun: dryRun, report: &report)
+                    try store(feed, response: consume response, now: now, dryRun: dryRun, report: &report)
                 }
             }
         } catch {
@@ -90,12 +94,14 @@ public final class UpdateRun: Sendable {
         return report
     }
 
+    /// Peak memory per feed is what matters at high concurrency, so each stage frees its input:
+    /// the body goes once parsed, and the normaliser consumes the parsed entries one by one.
     private func store(
-        _ feed: CatalogFeed, response: FetchResponse, now: Int64, dryRun: Bool, report: inout FeedReport
+        _ feed: CatalogFeed, response: consuming FetchResponse, now: Int64, dryRun: Bool, report: inout FeedReport
     ) throws(PipelineError) {
         let parsed: ParsedFeed
         do {
-            parsed = try FeedParser.parse(response.body, charset: response.charset)
+            parsed = try FeedParser.parse(response.takeBody(), charset: response.charset)
         } catch {
             let message = (error as? FeedParseError)?.description ?? "\(error)"
             report.outcome = .failed(kind: "not-a-feed", message: message)
@@ -104,7 +110,7 @@ public final class UpdateRun: Sendable {
                 configuration: configuration), dryRun: dryRun)
             return
         }
-        let normalized = FeedNormalizer.normalize(parsed, feedURL: response.finalURL)
+        let normalized = FeedNormalizer.normalize(consume parsed, feedURL: response.finalURL)
         let path = configuration.feedDatabasePath(feed.feedID)
         do {
             if dryRun {

@@ -30,6 +30,7 @@ struct CreateCommand: ParsableCommand {
     @OptionGroup var options: RunOptions
 
     func run() throws {
+        MemoryTuning.apply()
         let configuration = options.configuration
         do {
             do {

@@ -45,6 +45,7 @@ struct UpdateCommand: ParsableCommand {
     }
 
     func run() throws {
+        MemoryTuning.apply()
         var configuration = options.configuration
         configuration.staleAfter = staleAfter.value
         let catalogPath = configuration.catalogPath

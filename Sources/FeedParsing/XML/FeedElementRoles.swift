@@ -4,7 +4,7 @@ import Foundation
 
 /// What each element means, by format: the vocabulary half of ``FeedElementHandler``.
 extension FeedElementHandler {
-    private var format: FeedFormat { feed?.format ?? .rss }
+    private var format: FeedFormat { rootFormat ?? .rss }
 
     /// RSS elements: no namespace, or one of the RSS namespaces, in an RSS or RDF document.
     private func isRSS(_ namespace: XMLNamespace) -> Bool {
@@ -40,6 +40,7 @@ extension FeedElementHandler {
             return
         }
         parsed.baseChain = baseChain
+        rootFormat = parsed.format
         feed = parsed
         push(.root, pushedBase)
     }
@@ -89,7 +90,7 @@ extension FeedElementHandler {
         switch (namespace, name) {
         case (_, .item) where rss, (_, .entry) where atom:
             // A new entry while one is open: the previous one was never closed.
-            while entry != nil, !stack.isEmpty { popFrame() }
+            while isInEntry, !stack.isEmpty { popFrame() }
             startInFeed(namespace: namespace, name: name, attributes: attributes, pushedBase: pushedBase)
         case (_, .title) where rss:
             collect(.title, kind: .html, element: "title", pushedBase: pushedBase)
@@ -199,7 +200,7 @@ extension FeedElementHandler {
     /// Elements that can only be children of an RSS item: seeing one inside a description
     /// means the description's raw HTML left an element open.
     func isEntryLevelElement(namespace: XMLNamespace, name: LocalName) -> Bool {
-        guard format != .atom, let active = collector, active.capturesMarkup, entry != nil else { return false }
+        guard format != .atom, let active = collector, active.capturesMarkup, isInEntry else { return false }
         switch namespace {
         case .content, .dc, .dcterms, .feedburner, .media, .atom, .atom03, .rdf:
             return true
@@ -228,14 +229,14 @@ extension FeedElementHandler {
     }
 
     func finishEntry() {
-        if let finished = entry { feed?.entries.append(finished) }
+        if let finished = entry.take() { feed?.entries.append(finished) }
         entry = nil
         entryFrameIndex = nil
     }
 
     func finishAuthor() {
         if let author = pendingAuthorName ?? pendingAuthorEmail {
-            if entry != nil { entry?.authors.append(author) } else { feed?.authors.append(author) }
+            if isInEntry { entry?.authors.append(author) } else { feed?.authors.append(author) }
         }
         pendingAuthorName = nil
         pendingAuthorEmail = nil

@@ -8,7 +8,7 @@ extension FeedElementHandler {
         guard !collected.isBlank else { return }
         switch collected.field {
         case .feedTitle:
-            if feed?.title == nil { feed?.title = FeedText(collected.text, kind: collected.kind) }
+            if feed?.title == nil { feed?.title = FeedText(utf8: collected.bytes, kind: collected.kind) }
             return
         case .title, .secondaryTitle, .summary, .content:
             applyRichText(collected)
@@ -41,48 +41,48 @@ extension FeedElementHandler {
 
     /// Titles and bodies keep their white space: normalisation decides what it means.
     private func applyRichText(_ collected: TextCollector) {
-        guard entry != nil else { return }
+        guard isInEntry else { return }
         switch collected.field {
         case .title, .secondaryTitle:
-            if entry?.title == nil { entry?.title = FeedText(collected.text, kind: collected.kind) }
+            if entry!.title == nil { entry!.title = FeedText(utf8: collected.bytes, kind: collected.kind) }
         case .summary:
-            if entry?.summary == nil { entry?.summary = FeedText(collected.text, kind: collected.kind) }
+            if entry!.summary == nil { entry!.summary = FeedText(utf8: collected.bytes, kind: collected.kind) }
         case .content:
-            if entry?.content == nil { entry?.content = FeedText(collected.text, kind: collected.kind) }
+            if entry!.content == nil { entry!.content = FeedText(utf8: collected.bytes, kind: collected.kind) }
         default:
             break
         }
     }
 
     private func applyToEntry(_ collected: TextCollector, value: String) {
-        guard entry != nil else { return }
+        guard isInEntry else { return }
         switch collected.field {
         case .link:
-            if entry?.itemLink == nil { entry?.itemLink = FeedLink(href: value, baseChain: baseChain) }
+            if entry!.itemLink == nil { entry!.itemLink = FeedLink(href: value, baseChain: baseChain) }
         case .originalLink:
-            if entry?.originalLink == nil { entry?.originalLink = FeedLink(href: value, baseChain: baseChain) }
+            if entry!.originalLink == nil { entry!.originalLink = FeedLink(href: value, baseChain: baseChain) }
         case .nativeID:
-            if entry?.nativeID == nil { entry?.nativeID = value }
+            if entry!.nativeID == nil { entry!.nativeID = value }
         case .published(let rank):
             guard rank < publishedRank else { return }
-            if entry?.publishedText == nil || rank < publishedRank {
+            if entry!.publishedText == nil || rank < publishedRank {
                 if let date = FeedDate.parse(value) {
-                    entry?.published = date
-                    entry?.publishedText = value
+                    entry!.published = date
+                    entry!.publishedText = value
                     publishedRank = rank
-                } else if entry?.publishedText == nil {
-                    entry?.publishedText = value
+                } else if entry!.publishedText == nil {
+                    entry!.publishedText = value
                 }
             }
         case .updated:
-            if entry?.updated == nil {
-                entry?.updated = FeedDate.parse(value)
-                entry?.updatedText = value
+            if entry!.updated == nil {
+                entry!.updated = FeedDate.parse(value)
+                entry!.updatedText = value
             }
         case .author:
-            entry?.authors.append(value)
+            entry!.authors.append(value)
         case .category:
-            entry?.categories.append(value)
+            entry!.categories.append(value)
         default:
             break
         }
