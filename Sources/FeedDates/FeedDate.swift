@@ -25,7 +25,7 @@ public enum FeedDate {
             var reader = ISO8601Reader(bytes)
             return reader.read()
         }
-        return LooseDateReader(bytes).read()
+        return RFC1123Reader.read(bytes) ?? LooseDateReader(bytes).read()
     }
 
     /// Seconds since the epoch for a proleptic Gregorian civil date-time and an offset east of UTC.

@@ -27,12 +27,17 @@ public final class FeedDatabase {
     public let path: String
     private let queue: DatabaseQueue
 
-    /// Opens (creating if needed) and migrates the database at `path`.
+    /// Opens (creating if needed) and migrates the database at `path`. A new file gets the
+    /// current schema in one transaction; an existing one is migrated step by step.
     public init(path: String) throws(StorageError) {
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        let isNew = !FileManager.default.fileExists(atPath: path)
         queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: path, configuration: configuration) }
+        if isNew {
+            try StorageError.wrap(path, "creating") { try queue.write { db in try FeedDatabaseSchema.createCurrent(db) } }
+        }
         try StorageError.wrap(path, "migrating") { try FeedDatabaseSchema.migrator().migrate(queue) }
     }
 

@@ -36,22 +36,41 @@ enum FeedDatabaseSchema {
         ),
     ]
 
-    static func migrator() -> DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("items-original") { db in
-            try db.execute(sql: originalItems)
-        }
+    /// Every migration in order: the migrator registers them, and a new file gets them all at once.
+    static let steps: [(identifier: String, apply: @Sendable (Database) throws -> Void)] = {
+        var steps: [(identifier: String, apply: @Sendable (Database) throws -> Void)] = []
+        steps.append(("items-original", { db in try db.execute(sql: originalItems) }))
         for step in addedColumns {
-            migrator.registerMigration(step.migration) { db in
+            steps.append((step.migration, { db in
                 let existing = Set(try db.columns(in: "items").map(\.name))
                 for column in step.columns where !existing.contains(column.name) {
                     try db.execute(sql: "ALTER TABLE items ADD COLUMN \(column.name) \(column.definition)")
                 }
-            }
+            }))
         }
-        migrator.registerMigration("items-change-seq-index") { db in
+        steps.append(("items-change-seq-index", { db in
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS items_change_seq ON items(change_seq)")
+        }))
+        return steps
+    }()
+
+    static func migrator() -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for step in steps {
+            migrator.registerMigration(step.identifier, migrate: step.apply)
         }
         return migrator
+    }
+
+    /// Applies every step to a new, empty file in one transaction and records them as the
+    /// migrator does (`grdb_migrations`), so the result is the same file a step-by-step
+    /// migration gives with one commit instead of five: creating a feed's database was most
+    /// of the storage benchmark's gap to the C floor.
+    static func createCurrent(_ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        for step in steps {
+            try step.apply(db)
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [step.identifier])
+        }
     }
 }

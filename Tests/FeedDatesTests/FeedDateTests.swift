@@ -78,4 +78,31 @@ struct FeedDateTests {
     func unreadable(text: String) {
         #expect(FeedDate.parse(text) == nil)
     }
+
+    /// The positional fast path must agree with the token reader on everything it accepts,
+    /// and leave everything else to it.
+    @Test("the RFC 1123 fast path reads exactly what the token reader reads")
+    func fastPathAgreesWithTokenReader() {
+        var generator = SystemRandomNumberGenerator()
+        let days = ["", "Sun, ", "Mon, ", "sat, ", "Xyz, ", "Sun,"]
+        let dayNumbers = ["1", "01", "6", "31", "32", "001", ""]
+        let months = ["Jan", "feb", "DEC", "Foo", "Sept", "May"]
+        let years = ["1994", "2024", "94", "02024", "0999"]
+        let times = ["08:49:37", "8:49:37", "23:59:60", "24:00:00", "08:49", "08:61:00"]
+        let zones = ["GMT", "gmt", "UT", "UTC", "Z", "+0000", "-0530", "+2400", "EST", "+00:00", "", "GMT "]
+        var accepted = 0
+        for _ in 0..<5_000 {
+            let text = days.randomElement(using: &generator)! + dayNumbers.randomElement(using: &generator)! + " "
+                + months.randomElement(using: &generator)! + " " + years.randomElement(using: &generator)! + " "
+                + times.randomElement(using: &generator)! + " " + zones.randomElement(using: &generator)!
+            let bytes = Array(text.utf8)
+            if let fast = RFC1123Reader.read(bytes) {
+                accepted += 1
+                #expect(LooseDateReader(bytes).read() == fast, "\(text)")
+            }
+        }
+        #expect(accepted > 100)
+        #expect(RFC1123Reader.read(Array("Sun, 06 Nov 1994 08:49:37 GMT".utf8)) == 784_111_777)
+        #expect(RFC1123Reader.read(Array("6 Nov 1994 08:49:37 -0130".utf8)) == Int64(784_117_177))
+    }
 }

@@ -33,6 +33,24 @@ struct StorageTests {
         #expect(FileManager.default.contents(atPath: path) == bytes)
     }
 
+    @Test func aNewFileGetsTheSameSchemaAsStepByStepMigration() throws {
+        let directory = try TemporaryDirectory()
+        let stepwise = directory.url.path + "/feed_1.sqlite", created = directory.url.path + "/feed_2.sqlite"
+        // An existing empty file goes through the migrator one step at a time.
+        #expect(FileManager.default.createFile(atPath: stepwise, contents: Data()))
+        _ = try FeedDatabase(path: stepwise)
+        _ = try FeedDatabase(path: created)
+        for query in [
+            "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('items') ORDER BY cid",
+            "SELECT name, \"unique\" FROM pragma_index_list('items') ORDER BY name",
+            "SELECT identifier FROM grdb_migrations ORDER BY identifier",
+        ] {
+            let expected = try sqlite(stepwise, query)
+            #expect(!expected.isEmpty)
+            #expect(try sqlite(created, query) == expected, "\(query)")
+        }
+    }
+
     @Test func upsertsInsertNewUpdateChangedAndKeepTheRest() throws {
         let directory = try TemporaryDirectory()
         let database = try FeedDatabase(path: directory.url.path + "/feed_1.sqlite")
