@@ -18,6 +18,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -52,6 +53,7 @@ let package = Package(
             dependencies: [
                 "FeedModel", "FeedParsing", "FeedNormalization", "FeedFetching", "FeedStorage", "FeedPipeline", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -93,7 +95,10 @@ let package = Package(
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel"]),
         .testTarget(name: "FeedDatesTests", dependencies: ["FeedDates"]),
         .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "TestSupport"]),
-        .testTarget(name: "FeedCommandSupportTests", dependencies: ["FeedCommandSupport", "TestSupport"]),
+        .testTarget(
+            name: "FeedCommandSupportTests",
+            dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedStorage", "FeedFetching", "TestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "FeedPipelineTests",
             dependencies: [

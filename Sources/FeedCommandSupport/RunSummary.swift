@@ -31,6 +31,14 @@ public enum RunSummary {
         for feed in report.feeds where feed.movedTo != nil {
             lines.append("  moved: #\(feed.feedID) \(feed.url) -> \(feed.movedTo ?? "") (permanent redirects)")
         }
+        switch report.stoppedBy {
+        case .deadline?:
+            lines.append("  deadline reached: \(report.leftForNextRun) feed(s) not started, left for the next run")
+        case .signal(let number)?:
+            lines.append("  interrupted by \(number == SIGTERM ? "SIGTERM" : "SIGINT"): \(report.leftForNextRun) feed(s) not finished, due next run")
+        case nil:
+            break
+        }
         for feed in report.feeds where feed.outcome == .gone {
             lines.append("  gone: #\(feed.feedID) \(feed.url) (HTTP 410; no longer fetched unless asked by --feed)")
         }
@@ -46,12 +54,6 @@ public enum RunSummary {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `[12/40] 1 failed, 8.2 feeds/s` on one rewritten line.
-    public static func progressLine(done: Int, total: Int, failed: Int, elapsed: Double) -> String {
-        let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        return "\r[\(done)/\(total)] \(failed) failed, \(String(format: "%.1f", rate)) feeds/s"
-    }
-
     private static func dryRunCount(_ report: RunReport) -> Int {
         report.feeds.filter { if case .wouldUpdate = $0.outcome { return true } else { return false } }.count
     }
@@ -60,29 +62,5 @@ public enum RunSummary {
         if count >= 1 << 20 { return String(format: "%.1f MiB", Double(count) / Double(1 << 20)) }
         if count >= 1 << 10 { return String(format: "%.1f KiB", Double(count) / Double(1 << 10)) }
         return "\(count) B"
-    }
-}
-
-/// Prints progress on a terminal (stderr is a TTY) and nothing under cron.
-public final class ProgressPrinter: @unchecked Sendable {
-    // `@unchecked Sendable`: `failed` and `start` are only touched under `lock`.
-    private let lock = NSLock()
-    private let enabled: Bool
-    private var failed = 0
-    private let start = ContinuousClock.now
-
-    public init() {
-        enabled = isatty(STDERR_FILENO) == 1
-    }
-
-    public func update(_ feed: FeedReport, done: Int, total: Int) {
-        guard enabled else { return }
-        lock.withLock {
-            if case .failed = feed.outcome { failed += 1 }
-            let elapsed = ContinuousClock.now - start
-            let seconds = elapsed.inSeconds
-            FileHandle.standardError.write(Data(RunSummary.progressLine(done: done, total: total, failed: failed, elapsed: seconds).utf8))
-            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
-        }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the fetcher behaves: a value passed in, never a global. Every default is one a
 /// polite, safe batch fetcher should have.
 public struct FetchConfiguration: Sendable, Equatable {
@@ -19,8 +21,18 @@ public struct FetchConfiguration: Sendable, Equatable {
     public var allowFileURLs: Bool = false
     /// Where a publisher can reach whoever runs this Feedmill; part of the User-Agent.
     public var contactURL: String = FetchConfiguration.defaultContactURL
+    /// Record every answer into a directory, or answer from one with no network.
+    public var recording: RecordingMode?
+    /// Seconds since the epoch to use instead of the system clock (`--now`,
+    /// `SOURCE_DATE_EPOCH`), for reproducible runs.
+    public var fixedNow: Int64?
+    /// Raised to stop: no new transfer starts and those in flight are aborted (Ctrl-C, SIGTERM).
+    public var stop: StopSignal?
 
     public init() {}
+
+    /// The current time for this configuration.
+    public func now() -> Int64 { fixedNow ?? Int64(Date().timeIntervalSince1970) }
 
     public static let `default` = FetchConfiguration()
 

@@ -16,6 +16,12 @@ public struct FetchError: Error, Equatable, CustomStringConvertible, Sendable {
         /// Any other status that is not a feed: 4xx, 5xx (with `status`), 429/503 with `retryAfter`.
         case httpStatus = "http-status"
         case network
+        /// A replay was asked for a request that was never recorded.
+        case notRecorded = "not-recorded"
+        /// A recording could not be written or read.
+        case recording
+        /// The run was told to stop (Ctrl-C, SIGTERM) while this transfer was in flight.
+        case interrupted
     }
 
     public var kind: Kind

@@ -8,6 +8,9 @@ enum FetchErrorMapping {
         func make(_ kind: FetchError.Kind, _ message: String) -> FetchError {
             FetchError(kind: kind, url: url, message: message, curlCode: curlCode)
         }
+        if sink.interrupted {
+            return make(.interrupted, "interrupted: the run was told to stop")
+        }
         if let blocked = sink.blockedAddress {
             return make(.blockedAddress, "refused to connect to \(blocked): not a public address (allow private networks to fetch it)")
         }

@@ -1,5 +1,5 @@
 /// One hop of a redirect chain.
-public struct Redirect: Sendable, Equatable {
+public struct Redirect: Sendable, Equatable, Codable {
     public var status: Int
     public var from: String
     public var to: String

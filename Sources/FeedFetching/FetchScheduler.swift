@@ -18,6 +18,8 @@ public struct FetchScheduler: Sendable {
     public var concurrency: Int
     /// Transfers in flight to one host at most.
     public var perHostLimit: Int
+    /// No feed starts after this instant (`--deadline`); feeds in flight finish.
+    public var deadline: ContinuousClock.Instant?
 
     public init(configuration: FetchConfiguration = .default, concurrency: Int = 16, perHostLimit: Int = 2) {
         self.configuration = configuration
@@ -25,14 +27,22 @@ public struct FetchScheduler: Sendable {
         self.perHostLimit = max(1, perHostLimit)
     }
 
-    /// Fetches every request and calls `completion` once per request, on the worker that
-    /// fetched it (so concurrently: `completion` must be thread-safe). Returns when all are done.
+    /// Fetches every request and calls `completion` once per request started, on the worker
+    /// that fetched it (so concurrently: `completion` must be thread-safe). Returns when all
+    /// are done, with the indices of the requests never started because the deadline passed
+    /// or the configuration's ``StopSignal`` was raised.
+    @discardableResult
     public func fetchAll(
         _ requests: [FetchRequest],
         completion: @escaping @Sendable (_ index: Int, _ result: consuming Result<FetchOutcome, FetchError>) -> Void
-    ) {
-        guard !requests.isEmpty else { return }
-        let board = JobBoard(hosts: requests.map { Self.hostKey($0.url) }, perHostLimit: perHostLimit)
+    ) -> [Int] {
+        guard !requests.isEmpty else { return [] }
+        let stop = configuration.stop, deadline = deadline
+        let board = JobBoard(hosts: requests.map { Self.hostKey($0.url) }, perHostLimit: perHostLimit) {
+            if stop?.isRaised == true { return false }
+            if let deadline, ContinuousClock.now >= deadline { return false }
+            return true
+        }
         let group = DispatchGroup()
         for worker in 0..<min(concurrency, requests.count) {
             let queue = DispatchQueue(label: "feedmill.fetch.worker-\(worker)")
@@ -54,6 +64,7 @@ public struct FetchScheduler: Sendable {
             }
         }
         group.wait()
+        return board.unstarted()
     }
 
     /// Results in request order.
@@ -79,9 +90,11 @@ final class JobBoard: @unchecked Sendable {
     private var hostOrder: [String] = []
     private var active: [String: Int] = [:]
     private var remaining: Int
+    private let mayStart: @Sendable () -> Bool
 
-    init(hosts: [String], perHostLimit: Int) {
+    init(hosts: [String], perHostLimit: Int, mayStart: @escaping @Sendable () -> Bool = { true }) {
         self.perHostLimit = perHostLimit
+        self.mayStart = mayStart
         remaining = hosts.count
         for (index, host) in hosts.enumerated() {
             if pending[host] == nil { hostOrder.append(host) }
@@ -97,6 +110,7 @@ final class JobBoard: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while remaining > 0 {
+            guard mayStart() else { return nil }
             if let host = bestAvailableHost(preferring: preferred), let index = pending[host]?.popLast()
             {
                 active[host, default: 0] += 1
@@ -106,6 +120,13 @@ final class JobBoard: @unchecked Sendable {
             condition.wait()
         }
         return nil
+    }
+
+    /// Jobs no worker took, in request order.
+    func unstarted() -> [Int] {
+        condition.lock()
+        defer { condition.unlock() }
+        return pending.values.flatMap { $0 }.sorted()
     }
 
     func finished(_ host: String) {

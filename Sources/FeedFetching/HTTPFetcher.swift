@@ -18,7 +18,12 @@ public final class HTTPFetcher {
 
     public init(configuration: FetchConfiguration = .default) {
         self.configuration = configuration
-        self.handle = CurlEasyHandle()
+        // A replay never touches the network, so it has no handle at all.
+        if case .replay? = configuration.recording {
+            self.handle = nil
+        } else {
+            self.handle = CurlEasyHandle()
+        }
     }
 
     public func fetch(_ url: String) throws(FetchError) -> FetchOutcome {
@@ -26,29 +31,60 @@ public final class HTTPFetcher {
     }
 
     public func fetch(_ request: FetchRequest) throws(FetchError) -> FetchOutcome {
+        switch configuration.recording {
+        case .replay(let directory)?:
+            return try replay(request, from: RecordingStore(directory: directory))
+        case .record(let directory)?:
+            let store = RecordingStore(directory: directory)
+            let answer: LiveAnswer
+            do {
+                answer = try live(request)
+            } catch {
+                try recordOrFail(request.url, directory) { try store.record(request, failure: error) }
+                throw error
+            }
+            try recordOrFail(request.url, directory) { try store.record(request, response: answer.raw, body: answer.body) }
+            return try classify(answer, request: request)
+        case nil:
+            return try classify(try live(request), request: request)
+        }
+    }
+
+    /// What came back from the network for one request, before classification.
+    struct LiveAnswer {
+        var raw: RawResponse
+        var body: [UInt8]
+        var bytesReceived: Int
+        var duration: Double
+    }
+
+    /// Follows redirects to the last hop. Throws only when there is no final answer
+    /// (transport failures, redirect loops); HTTP error statuses are the classifier's.
+    private func live(_ request: FetchRequest) throws(FetchError) -> LiveAnswer {
         guard let handle else {
             throw FetchError(kind: .network, url: request.url, message: "libcurl could not be initialised")
         }
         let started = ContinuousClock.now
         var url = request.url
         var visited: Set<String> = [url]
-        var response = FetchResponse(requestedURL: request.url, finalURL: url, status: 0)
+        var redirects: [Redirect] = []
+        var bytesReceived = 0
         while true {
             let elapsed = Self.seconds(ContinuousClock.now - started)
             let remaining = configuration.totalTimeout - elapsed
             guard remaining > 0 else {
-                throw FetchError(kind: .timeout, url: request.url, message: "timed out after \(response.redirects.count) redirect(s)")
+                throw FetchError(kind: .timeout, url: request.url, message: "timed out after \(redirects.count) redirect(s)")
             }
-            let sink = TransferSink(limit: configuration.maxBodyBytes, policy: configuration.networkPolicy)
+            let sink = TransferSink(limit: configuration.maxBodyBytes, policy: configuration.networkPolicy, stop: configuration.stop)
             let code = perform(handle, url: url, request: request, sink: sink, timeout: remaining)
-            response.bytesReceived += handle.infoLong(CURLINFO_HEADER_SIZE) + Int(handle.infoOffset(CURLINFO_SIZE_DOWNLOAD_T))
+            bytesReceived += handle.infoLong(CURLINFO_HEADER_SIZE) + Int(handle.infoOffset(CURLINFO_SIZE_DOWNLOAD_T))
             guard code == CURLE_OK else {
                 throw FetchErrorMapping.error(for: code, url: url, sink: sink, configuration: configuration)
             }
             // A file:// transfer has no status; having succeeded, it is a 200.
             let status = url.lowercased().hasPrefix("file:") ? 200 : handle.infoLong(CURLINFO_RESPONSE_CODE)
             if [301, 302, 303, 307, 308].contains(status), let location = handle.infoString(CURLINFO_REDIRECT_URL) {
-                guard response.redirects.count < configuration.maxRedirects else {
+                guard redirects.count < configuration.maxRedirects else {
                     throw FetchError(
                         kind: .tooManyRedirects, url: request.url,
                         message: "more than \(configuration.maxRedirects) redirects", status: status)
@@ -61,26 +97,67 @@ public final class HTTPFetcher {
                 guard let scheme = location.split(separator: ":").first?.lowercased(), scheme == "http" || scheme == "https" else {
                     throw FetchError(kind: .unsupportedScheme, url: request.url, message: "redirected to a non-HTTP URL: \(location)")
                 }
-                response.redirects.append(Redirect(status: status, from: url, to: location))
+                redirects.append(Redirect(status: status, from: url, to: location))
                 visited.insert(location)
                 url = location
                 continue
             }
-            response.finalURL = url
-            response.status = status
-            response.duration = Self.seconds(ContinuousClock.now - started)
-            return try outcome(for: response, sink: sink, request: request)
+            var headers: [String: String] = [:]
+            for name in RawResponse.recordedHeaders {
+                if let value = sink.header(name) { headers[name] = value }
+            }
+            let raw = RawResponse(finalURL: url, status: status, redirects: redirects, headers: headers)
+            return LiveAnswer(raw: raw, body: sink.body, bytesReceived: bytesReceived, duration: Self.seconds(ContinuousClock.now - started))
         }
     }
 
-    private func outcome(for partial: FetchResponse, sink: TransferSink, request: FetchRequest) throws(FetchError) -> FetchOutcome {
-        var response = partial
-        response.contentType = sink.header("content-type")
-        response.etag = sink.header("etag")
-        response.lastModified = sink.header("last-modified")
-        response.cacheControl = sink.header("cache-control")
-        response.expires = sink.header("expires")
-        response.date = sink.header("date")
+    private func replay(_ request: FetchRequest, from store: RecordingStore) throws(FetchError) -> FetchOutcome {
+        let found: (exchange: RecordingStore.Exchange, body: [UInt8])?
+        do {
+            found = try store.lookUp(request)
+        } catch {
+            throw FetchError(kind: .recording, url: request.url, message: "unreadable recording in \(store.directory): \(error)")
+        }
+        guard let found else {
+            var sent: [String] = []
+            if let etag = request.etag { sent.append("If-None-Match: \(etag)") }
+            if let lastModified = request.lastModified { sent.append("If-Modified-Since: \(lastModified)") }
+            throw FetchError(
+                kind: .notRecorded, url: request.url,
+                message: "no recording of GET \(request.url)\(sent.isEmpty ? "" : " (" + sent.joined(separator: ", ") + ")") in \(store.directory)")
+        }
+        if let failure = found.exchange.failure {
+            throw FetchError(
+                kind: FetchError.Kind(rawValue: failure.kind) ?? .network, url: request.url, message: failure.message,
+                status: failure.status, retryAfter: failure.retryAfter)
+        }
+        guard let raw = found.exchange.response else {
+            throw FetchError(kind: .recording, url: request.url, message: "recording in \(store.directory) has neither a response nor a failure")
+        }
+        return try classify(LiveAnswer(raw: raw, body: found.body, bytesReceived: found.body.count, duration: 0), request: request)
+    }
+
+    private func recordOrFail(_ url: String, _ directory: String, _ write: () throws -> Void) throws(FetchError) {
+        do {
+            try write()
+        } catch {
+            throw FetchError(kind: .recording, url: url, message: "could not record into \(directory): \(error)")
+        }
+    }
+
+    /// The same rules for a live answer and a replayed one.
+    private func classify(_ answer: LiveAnswer, request: FetchRequest) throws(FetchError) -> FetchOutcome {
+        let raw = answer.raw
+        var response = FetchResponse(requestedURL: request.url, finalURL: raw.finalURL, status: raw.status)
+        response.redirects = raw.redirects
+        response.bytesReceived = answer.bytesReceived
+        response.duration = answer.duration
+        response.contentType = raw.header("content-type")
+        response.etag = raw.header("etag")
+        response.lastModified = raw.header("last-modified")
+        response.cacheControl = raw.header("cache-control")
+        response.expires = raw.header("expires")
+        response.date = raw.header("date")
         switch response.status {
         case 304:
             // A 304 may omit validators; keep the ones we sent.
@@ -90,8 +167,8 @@ public final class HTTPFetcher {
         case 410:
             return .gone(response)
         case 200..<300:
-            response.body = sink.body
-            response.bodyHash = SHA256.hexDigest(sink.body)
+            response.body = answer.body
+            response.bodyHash = SHA256.hexDigest(answer.body)
             if let previous = request.previousBodyHash, previous == response.bodyHash {
                 return .notModified(response)
             }
@@ -99,7 +176,7 @@ public final class HTTPFetcher {
         default:
             let retryAfter = [429, 503].contains(response.status)
                 ? RetryAfter.seconds(
-                    sink.header("retry-after"), serverDate: response.date, now: Int64(Date().timeIntervalSince1970),
+                    raw.header("retry-after"), serverDate: response.date, now: configuration.now(),
                     cap: configuration.maxRetryAfter)
                 : nil
             var message = "HTTP status \(response.status)"
@@ -153,6 +230,14 @@ public final class HTTPFetcher {
             return AddressGate.openSocket(address, sink: sink)
         }
         handle.set(CURLOPT_OPENSOCKETDATA, pointer: context)
+        if configuration.stop != nil {
+            handle.set(CURLOPT_NOPROGRESS, 0)
+            _ = feedmill_curl_setopt_xferinfo_callback(handle.raw) { context, _, _, _, _ in
+                guard let context else { return 0 }
+                return Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue().shouldAbort() ? 1 : 0
+            }
+            handle.set(CURLOPT_XFERINFODATA, pointer: context)
+        }
         return curl_easy_perform(handle.raw)
     }
 

@@ -13,9 +13,21 @@ final class TransferSink {
     /// Headers of the last response only (an interim `100 Continue`'s are dropped).
     private(set) var headers: [(name: String, value: String)] = []
 
-    init(limit: Int, policy: NetworkPolicy) {
+    let stop: StopSignal?
+    /// The transfer was aborted because the run was told to stop.
+    private(set) var interrupted = false
+
+    init(limit: Int, policy: NetworkPolicy, stop: StopSignal? = nil) {
         self.limit = limit
         self.policy = policy
+        self.stop = stop
+    }
+
+    /// Called by libcurl about once a second even when nothing arrives; non-zero aborts.
+    func shouldAbort() -> Bool {
+        guard let stop, stop.isRaised else { return false }
+        interrupted = true
+        return true
     }
 
     /// Bytes accepted; fewer than offered aborts the transfer.

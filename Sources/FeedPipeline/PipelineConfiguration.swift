@@ -22,6 +22,14 @@ public struct PipelineConfiguration: Sendable {
     public var backoffCap = 86_400
     /// Seconds since the epoch; `--now` and `SOURCE_DATE_EPOCH` replace it.
     public var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    /// Wall-clock seconds after which no feed starts (`--deadline`); feeds in flight finish.
+    public var deadline: Double?
+
+    /// Pins every reading of the current time, the fetcher's included, to `now`.
+    public mutating func fixClock(at now: Int64) {
+        clock = { now }
+        fetch.fixedNow = now
+    }
 
     public init() {}
 

@@ -35,18 +35,31 @@ public final class UpdateRun: Sendable {
         let selected = UpdateSchedule.select(feeds, selection, now: now, configuration: configuration)
         let requests = selected.map(request)
         let collected = ReportCollector(total: selected.count)
-        let scheduler = FetchScheduler(
+        var scheduler = FetchScheduler(
             configuration: configuration.fetch, concurrency: configuration.concurrency,
             perHostLimit: configuration.perHostLimit)
-        scheduler.fetchAll(requests) { [self] index, result in
+        scheduler.deadline = configuration.deadline.map { started + .milliseconds(Int64($0 * 1000)) }
+        let unstarted = scheduler.fetchAll(requests) { [self] index, result in
             let report = process(selected[index], result: consume result, now: now, dryRun: dryRun)
             let done = collected.add(report)
             progress?(report, done, selected.count)
         }
+        if !dryRun, !selected.isEmpty {
+            // Only layout changes: a failure here loses nothing, so it is not the run's failure.
+            try? catalog.compact()
+        }
         let elapsed = ContinuousClock.now - started
+        var stoppedBy: StopCause?
+        if let signal = configuration.fetch.stop?.raisedBy {
+            stoppedBy = .signal(signal)
+        } else if !unstarted.isEmpty {
+            stoppedBy = .deadline
+        }
         return RunReport(
             feeds: collected.reports,
-            duration: elapsed.inSeconds)
+            duration: elapsed.inSeconds,
+            notStarted: unstarted.map { selected[$0].feedID },
+            stoppedBy: stoppedBy)
     }
 
     /// Validators are sent only when the feed's database exists: if it was deleted, the feed
@@ -68,7 +81,11 @@ public final class UpdateRun: Sendable {
         var report = FeedReport(feedID: feed.feedID, url: feed.url, outcome: .unchanged)
         do throws(PipelineError) {
             switch consume result {
+            case .failure(let error) where error.kind == .interrupted:
+                // Told to stop mid-transfer: not the feed's fault, so no failure is recorded.
+                report.outcome = .interrupted
             case .failure(let error):
+                report.status = error.status
                 report.outcome = .failed(kind: error.kind.rawValue, message: error.message)
                 try save(FeedTransition.failed(
                     feed, kind: error.kind.rawValue, message: error.message, status: error.status,
@@ -76,6 +93,7 @@ public final class UpdateRun: Sendable {
             case .success(let outcome):
                 report.bytes = outcome.response.bytesReceived
                 report.duration = outcome.response.duration
+                report.status = outcome.response.status
                 switch consume outcome {
                 case .gone(let response):
                     report.outcome = .gone

@@ -16,22 +16,33 @@ struct CreateCommand: ParsableCommand {
             reported; feeds no longer listed are reported and kept unless --prune. Running it \
             twice changes nothing the second time.
 
-            Exit status: 0 done; 1 some feeds failed their first fetch (recorded, retried by \
-            rss-update); 64 usage error; 70 fatal error (unreadable list, database error); 75 \
-            another run holds the data directory.
+            Settings come from the command line, then FEEDMILL_* environment variables, then \
+            the configuration file (--config, $FEEDMILL_CONFIG or ./feedmill.toml; keys as the \
+            long options, [create] section for this command only), then the defaults shown; \
+            --print-config shows the result.
+
+            \(ExitStatus.helpText)
             """)
 
-    @Option(help: ArgumentHelp("The feed list: an OPML file path or http(s) URL.", valueName: "path-or-url"))
-    var opml: String = "feeds.opml"
+    @Option(help: ArgumentHelp(Setting.feedList.summary + Setting.feedList.helpSuffix, valueName: "path-or-url"))
+    var opml: String?
 
     @Flag(help: "Remove feeds that are no longer in the list (and their databases).")
     var prune = false
 
-    @OptionGroup var options: RunOptions
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var options: PipelineOptions
 
     func run() throws {
         MemoryTuning.apply()
-        let configuration = options.configuration
+        var given = options.given
+        given[Setting.feedList.key] = opml
+        let context = try CommandContext.make(
+            command: "rss-create", section: "create", settings: [.feedList] + PipelineOptions.settings, common: common, given: given)
+        var configuration = try context.pipelineConfiguration(options)
+        let feedList = context.settings.string(.feedList) ?? "feeds.opml"
+        let trap = SignalTrap()
+        configuration.fetch.stop = trap.stop
         do {
             do {
                 try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
@@ -46,8 +57,9 @@ struct CreateCommand: ParsableCommand {
             } catch {
                 throw PipelineError.storage(error)
             }
-            let progress = ProgressPrinter()
-            let report = try CreateRun(configuration: configuration, catalog: catalog).run(feedList: opml, prune: prune) {
+            let progress = ProgressBar(console: context.console, enabled: !context.quiet)
+            let report = try CreateRun(configuration: configuration, catalog: catalog).run(feedList: feedList, prune: prune) {
+                FeedLog.log($0, to: context.logger)
                 progress.update($0, done: $1, total: $2)
             }
             if prune {
@@ -55,11 +67,14 @@ struct CreateCommand: ParsableCommand {
                     try? FileManager.default.removeItem(atPath: configuration.feedDatabasePath(feed.feedID))
                 }
             }
-            print(RunSummary.render(report.importResult, source: opml), terminator: "")
-            print(RunSummary.render(report.update, command: "rss-create"), terminator: "")
+            context.summary(RunSummary.render(report.importResult, source: feedList))
+            context.summary(RunSummary.render(report.update, command: "rss-create"))
+            context.writeMetrics(report: report.update, exitCode: report.update.exitCode, now: configuration.clock())
+            withExtendedLifetime(trap) {}
             if report.update.exitCode != 0 { throw ExitCode(report.update.exitCode) }
         } catch let error as PipelineError {
-            reportFailure("rss-create", error.description)
+            context.fail(error.description)
+            context.writeMetrics(report: nil, exitCode: error.exitCode, now: configuration.clock())
             throw ExitCode(error.exitCode)
         }
     }

@@ -12,8 +12,11 @@ struct InspectCommand: ParsableCommand {
             keys format, title, link and items (id, permalink, title, summary, \
             pubdate_unix_time, updated_unix_time, author): exactly what rss-update would store.
 
+            --record DIR keeps the response for a later --replay DIR, which parses the same \
+            bytes again with no network (to see what a parser change does to a feed).
+
             Exit status: 0 the source is a feed; 1 it could not be read or is not a feed \
-            (one line on stderr says why); 64 usage error.
+            (one line on stderr says why); 64 usage or configuration error.
             """)
 
     @Argument(help: "A feed file path or an http(s) URL.")
@@ -28,6 +31,8 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print one line (format, title, item counts, encoding, problems) instead of JSON.")
     var summary = false
 
+    @OptionGroup var common: CommonOptions
+
     @OptionGroup(title: "Fetching")
     var fetch: FetchOptions
 
@@ -39,12 +44,15 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
+        let context = try CommandContext.make(
+            command: "rss-inspect", section: "inspect", settings: FetchOptions.settings, common: common, given: fetch.given)
+        let configuration = try context.fetchConfiguration(fetch)
         do {
             let style: Inspector.Style = summary ? .summary : (details ? .details : .json)
-            let output = try Inspector.inspect(FeedSource(source), baseOverride: base, style: style, configuration: fetch.configuration)
+            let output = try Inspector.inspect(FeedSource(source), baseOverride: base, style: style, configuration: configuration)
             print(output, terminator: "")
         } catch {
-            reportFailure("rss-inspect", error.description)
+            context.fail(error.description)
             throw ExitCode(1)
         }
     }

@@ -17,47 +17,64 @@ struct PublishCommand: ParsableCommand {
             files stay until the next one. Only changed databases are rewritten; a run with \
             nothing new writes nothing. Safe to run while rss-update writes.
 
-            Exit status: 0 done; 64 usage error; 70 fatal error; 75 another rss-publish holds \
-            the output directory.
+            Exit status: 0 done; 64 usage or configuration error; 70 fatal error; 75 another \
+            rss-publish holds the output directory.
             """)
 
-    @Option(help: ArgumentHelp("The publish directory.", valueName: "dir"))
-    var out: String = "./publish"
+    @Option(help: ArgumentHelp(Setting.publishDirectory.summary + Setting.publishDirectory.helpSuffix, valueName: "dir"))
+    var out: String?
 
-    @Option(help: ArgumentHelp("Directory holding all_feeds.sqlite and the feed databases.", valueName: "dir"))
-    var dataDir: String = "./data"
+    @Option(help: ArgumentHelp(Setting.dataDirectory.summary + Setting.dataDirectory.helpSuffix, valueName: "dir"))
+    var dataDir: String?
 
     @Option(name: .customLong("feed"), help: ArgumentHelp("Publish only this feed (repeatable); others are carried over.", valueName: "feedid"))
     var feeds: [Int64] = []
 
-    @Option(help: "Earlier versions of each feed kept, each with a delta to the current one.")
-    var deltas: Int = 3
+    @Option(help: ArgumentHelp(Setting.deltas.summary + Setting.deltas.helpSuffix, valueName: "n"))
+    var deltas: Int?
 
     @Flag(help: "Rewrite every database even when unchanged.")
     var full = false
 
-    @Option(help: ArgumentHelp("The URL the publish directory is served at, for atom.xml's links.", valueName: "url"))
+    @Option(help: ArgumentHelp(Setting.siteURL.summary + Setting.siteURL.helpSuffix, valueName: "url"))
     var siteURL: String?
 
-    @Option(help: "Title of atom.xml and index.html.")
-    var title: String = "Feedmill"
+    @Option(help: ArgumentHelp(Setting.title.summary + Setting.title.helpSuffix, valueName: "text"))
+    var title: String?
 
-    func validate() throws {
-        guard deltas >= 0, deltas <= 50 else { throw ValidationError("--deltas must be between 0 and 50") }
-        if let siteURL, !siteURL.hasSuffix("/") { throw ValidationError("--site-url must end with /") }
-    }
+    @Option(help: ArgumentHelp(Setting.metricsFile.summary + Setting.metricsFile.helpSuffix, valueName: "path"))
+    var metricsFile: String?
+
+    @OptionGroup var common: CommonOptions
 
     func run() throws {
+        var given: [String: String] = [:]
+        given[Setting.publishDirectory.key] = out
+        given[Setting.dataDirectory.key] = dataDir
+        given[Setting.deltas.key] = deltas.map(String.init)
+        given[Setting.siteURL.key] = siteURL
+        given[Setting.title.key] = title
+        given[Setting.metricsFile.key] = metricsFile
+        let context = try CommandContext.make(
+            command: "rss-publish", section: "publish",
+            settings: [.dataDirectory, .publishDirectory, .deltas, .siteURL, .title, .metricsFile], common: common, given: given)
+        let settings = context.settings
         var pipeline = PipelineConfiguration()
-        pipeline.dataDirectory = dataDir
+        pipeline.dataDirectory = settings.string(.dataDirectory) ?? "./data"
+        if let now = try context.fixedNow() { pipeline.fixClock(at: now) }
         var publish = PublishConfiguration()
+        let out = settings.string(.publishDirectory) ?? "./publish"
         publish.outputDirectory = out
-        publish.retainedVersions = deltas
+        try context.check { () throws(SettingsError) in
+            publish.retainedVersions = try settings.int(.deltas, in: 0...50)
+            if let siteURL = settings.string(.siteURL), !siteURL.hasSuffix("/") { throw settings.invalid(.siteURL, "a URL ending with /") }
+        }
         publish.full = full
-        publish.siteURL = siteURL
-        publish.title = title
+        publish.siteURL = settings.string(.siteURL)
+        publish.title = settings.string(.title) ?? "Feedmill"
         guard FileManager.default.fileExists(atPath: pipeline.catalogPath) else {
-            reportFailure("rss-publish", "no catalog at \(pipeline.catalogPath): run rss-create first")
+            context.fail("no catalog at \(pipeline.catalogPath): run rss-create first")
+            context.writeMetrics(report: nil, exitCode: ExitStatus.fatal, now: pipeline.clock())
             throw ExitCode(ExitStatus.fatal)
         }
         do {
@@ -68,14 +85,17 @@ struct PublishCommand: ParsableCommand {
                 throw PipelineError.storage(error)
             }
             let report = try PublishRun(pipeline: pipeline, configuration: publish, catalog: catalog).run(only: feeds.isEmpty ? nil : feeds)
-            if report.unchanged {
+            context.writeMetrics(report: nil, exitCode: ExitStatus.success, now: pipeline.clock())
+            if context.quiet {
+            } else if report.unchanged {
                 print("rss-publish: nothing changed since generation \(report.generation); nothing written")
             } else {
                 print("rss-publish: generation \(report.generation) in \(String(format: "%.2f", report.duration)) s: \(report.feedsWritten) feed database(s) written, \(report.feedsUnchanged) unchanged, \(report.deltasWritten) delta(s); \(report.filesWritten) files, \(report.bytesWritten) bytes; \(report.filesRemoved) old file(s) removed")
                 print("  clients read \(out)/manifest.json; people read \(out)/index.html")
             }
         } catch let error as PipelineError {
-            reportFailure("rss-publish", error.description)
+            context.fail(error.description)
+            context.writeMetrics(report: nil, exitCode: error.exitCode, now: pipeline.clock())
             throw ExitCode(error.exitCode)
         }
     }

@@ -15,19 +15,27 @@ struct UpdateCommand: ParsableCommand {
             day), oldest first, up to --limit. Feeds in backoff, told by Retry-After to wait, \
             or gone (HTTP 410) are skipped until due.
 
+            Settings come from the command line, then FEEDMILL_* environment variables, then \
+            the configuration file (--config, $FEEDMILL_CONFIG or ./feedmill.toml; keys as the \
+            long options, [update] section for this command only), then the defaults shown; \
+            --print-config shows the result.
+
+            On a terminal a progress bar is shown; otherwise (cron, systemd) only the summary \
+            and errors are printed. Ctrl-C or SIGTERM stops within seconds: no new transfer \
+            starts, transfers in flight are aborted, each feed's write commits or rolls back.
+
             A second run on the same data directory exits at once (status 75) rather than wait.
 
-            Exit status: 0 every feed read; 1 some feeds failed (recorded, retried later); \
-            64 usage error; 70 fatal error (no catalog, database error); 75 another run holds \
-            the data directory.
+            \(ExitStatus.helpText)
             """)
 
-    @OptionGroup var options: RunOptions
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var options: PipelineOptions
 
-    @Option(help: ArgumentHelp("A feed is due when its last update is this old: 90s, 15m, 1h, 2d.", valueName: "duration"))
-    var staleAfter = Seconds(3600)
+    @Option(help: ArgumentHelp(Setting.staleAfter.summary + Setting.staleAfter.helpSuffix, valueName: "duration"))
+    var staleAfter: String?
 
-    @Option(help: "Update at most this many due feeds.")
+    @Option(help: "Update at most this many due feeds (default: all that are due).")
     var limit: Int?
 
     @Option(name: .customLong("feed"), help: ArgumentHelp("Update this feed now, whatever its schedule (repeatable).", valueName: "feedid"))
@@ -46,13 +54,21 @@ struct UpdateCommand: ParsableCommand {
 
     func run() throws {
         MemoryTuning.apply()
-        var configuration = options.configuration
-        configuration.staleAfter = staleAfter.value
+        var given = options.given
+        given[Setting.staleAfter.key] = staleAfter
+        let context = try CommandContext.make(
+            command: "rss-update", section: "update", settings: PipelineOptions.settings + [.staleAfter],
+            common: common, given: given)
+        var configuration = try context.pipelineConfiguration(options)
+        configuration.staleAfter = try context.check { () throws(SettingsError) in try context.settings.seconds(.staleAfter) ?? 3600 }
         let catalogPath = configuration.catalogPath
         guard FileManager.default.fileExists(atPath: catalogPath) else {
-            reportFailure("rss-update", "no catalog at \(catalogPath): run rss-create first")
+            context.fail("no catalog at \(catalogPath): run rss-create first")
+            context.writeMetrics(report: nil, exitCode: ExitStatus.fatal, now: configuration.clock())
             throw ExitCode(ExitStatus.fatal)
         }
+        let trap = SignalTrap()
+        configuration.fetch.stop = trap.stop
         do {
             let lock = try RunLock(directory: configuration.dataDirectory)
             defer { withExtendedLifetime(lock) {} }
@@ -63,14 +79,18 @@ struct UpdateCommand: ParsableCommand {
                 throw PipelineError.storage(error)
             }
             let selection: FeedSelection = !feeds.isEmpty ? .feeds(feeds) : (all ? .all : .due(limit: limit))
-            let progress = ProgressPrinter()
+            let progress = ProgressBar(console: context.console, enabled: !context.quiet)
             let report = try UpdateRun(configuration: configuration, catalog: catalog).run(selection, dryRun: dryRun) {
+                FeedLog.log($0, to: context.logger)
                 progress.update($0, done: $1, total: $2)
             }
-            print(RunSummary.render(report, command: "rss-update", dryRun: dryRun), terminator: "")
+            context.summary(RunSummary.render(report, command: "rss-update", dryRun: dryRun))
+            context.writeMetrics(report: report, exitCode: report.exitCode, now: configuration.clock())
+            withExtendedLifetime(trap) {}
             if report.exitCode != 0 { throw ExitCode(report.exitCode) }
         } catch let error as PipelineError {
-            reportFailure("rss-update", error.description)
+            context.fail(error.description)
+            context.writeMetrics(report: nil, exitCode: error.exitCode, now: configuration.clock())
             throw ExitCode(error.exitCode)
         }
     }

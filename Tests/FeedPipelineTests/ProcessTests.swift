@@ -10,14 +10,26 @@ struct Executable {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
     }
 
-    func start(_ arguments: [String]) throws -> Process {
+    func start(_ arguments: [String], environment: [String: String] = [:], captureOutput: Bool = false) throws -> Process {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
+        // Only what the test sets: a FEEDMILL_* variable in the caller's shell must not leak in.
+        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDMILL_") && $0.key != "SOURCE_DATE_EPOCH" }
+        inherited.merge(environment) { $1 }
+        process.environment = inherited
+        process.standardOutput = captureOutput ? Pipe() : FileHandle.nullDevice
         process.standardError = Pipe()
         try process.run()
         return process
+    }
+
+    /// Runs to completion: exit status, stdout and stderr.
+    func runCapturing(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = try start(arguments, environment: environment, captureOutput: true)
+        let output = Output(process)
+        process.waitUntilExit()
+        return (process.terminationStatus, output.stdout(), output.stderr())
     }
 
     /// Runs to completion: exit status and stderr.
@@ -27,6 +39,27 @@ struct Executable {
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
     }
+}
+
+/// Drains a process's pipes on background threads, so a chatty process never blocks on a full pipe.
+final class Output: @unchecked Sendable {
+    private var out = Data(), err = Data()
+    private let group = DispatchGroup()
+
+    init(_ process: Process) {
+        for (pipe, isError) in [(process.standardOutput as? Pipe, false), (process.standardError as? Pipe, true)] {
+            guard let pipe else { continue }
+            group.enter()
+            DispatchQueue.global().async { [self] in
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                if isError { err = data } else { out = data }
+                group.leave()
+            }
+        }
+    }
+
+    func stdout() -> String { group.wait(); return String(decoding: out, as: UTF8.self) }
+    func stderr() -> String { group.wait(); return String(decoding: err, as: UTF8.self) }
 }
 
 /// A server with `count` feeds of `items` entries each and an OPML listing them.

@@ -171,19 +171,23 @@ private final class Connections: @unchecked Sendable {
                 peakTotal = max(peakTotal, inFlight)
             }
             first = false
-            let keepOpen = respond(to: request, on: connection)
-            lock.withLock {
-                inFlightByHost[host, default: 1] -= 1
-                inFlight -= 1
+            // Counted as done just before the answer goes out: once the client has it, it may
+            // start the next request to this host, which must not see this one still counted.
+            let keepOpen = respond(to: request, on: connection) {
+                lock.withLock {
+                    inFlightByHost[host, default: 1] -= 1
+                    inFlight -= 1
+                }
             }
             guard keepOpen else { return }
         }
     }
 
     /// Writes one response; whether the connection may carry another request.
-    private func respond(to request: TestHTTPServer.Request, on connection: Int32) -> Bool {
+    private func respond(to request: TestHTTPServer.Request, on connection: Int32, answering: () -> Void) -> Bool {
         let response = handler(request)
         if response.delay > 0 { Thread.sleep(forTimeInterval: response.delay) }
+        answering()
         let closeDelimited = response.chunkSize != nil
         let keepOpen = !closeDelimited && request.headers["connection"]?.lowercased() != "close"
         var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"

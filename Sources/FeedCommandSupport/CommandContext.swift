@@ -1,0 +1,119 @@
+import ArgumentParser
+import FeedFetching
+import FeedPipeline
+import Foundation
+import Logging
+
+/// What every command sets up before it works: its effective settings (command line >
+/// environment > configuration file > defaults), a logger in the chosen format and level,
+/// and the console shared by logs and the progress bar.
+public struct CommandContext: Sendable {
+    public let command: String
+    public let settings: ResolvedSettings
+    public let logger: Logger
+    public let console: Console
+    public let quiet: Bool
+    public let verbose: Bool
+
+    /// Resolves the settings. `--print-config` prints them and exits 0; a bad setting or
+    /// configuration file is a one-line error and exit status 64.
+    public static func make(
+        command: String, section: String, settings: [Setting], common: CommonOptions, given: [String: String],
+        environment: [String: String] = ProcessInfo.processInfo.environment, console: Console = Console()
+    ) throws -> CommandContext {
+        let resolved: ResolvedSettings
+        do {
+            let located = try ConfigFileLocator.load(commandLine: common.config, environment: environment)
+            resolved = try ResolvedSettings(
+                command: section, settings: settings + [.logFormat, .now], commandLine: given.merging(common.given) { $1 },
+                environment: environment, configFile: located.file, configSource: located.source)
+            _ = try resolved.choice(.logFormat, ["text", "json"])
+            _ = try resolved.epochSeconds(.now)
+        } catch {
+            reportFailure(command, error.description)
+            throw ExitCode(ExitStatus.usage)
+        }
+        if common.printConfig {
+            print(resolved.render(), terminator: "")
+            throw ExitCode.success
+        }
+        let format = LogLineHandler.Format(rawValue: resolved.string(.logFormat) ?? "text") ?? .text
+        let level: Logger.Level = common.quiet ? .error : (common.verbose ? .debug : .notice)
+        let logger = Logger(label: "feedmill.\(command)") { _ in
+            LogLineHandler(command: command, format: format, level: level, console: console)
+        }
+        return CommandContext(command: command, settings: resolved, logger: logger, console: console, quiet: common.quiet, verbose: common.verbose)
+    }
+
+    /// A setting that turned out unusable: logged, exit status 64.
+    public func check<Value>(_ body: () throws(SettingsError) -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch {
+            fail(error.description)
+            throw ExitCode(ExitStatus.usage)
+        }
+    }
+
+    /// The fixed time from `--now` or `SOURCE_DATE_EPOCH`, if any.
+    public func fixedNow() throws -> Int64? {
+        try check { () throws(SettingsError) in try settings.epochSeconds(.now) }
+    }
+
+    public func fetchConfiguration(_ options: FetchOptions) throws -> FetchConfiguration {
+        var configuration = FetchConfiguration()
+        try check { () throws(SettingsError) in
+            configuration.totalTimeout = try settings.positiveDouble(.timeout)
+            configuration.maxBodyBytes = try settings.int(.maxSize, in: 1...1024) << 20
+            configuration.networkPolicy = try settings.bool(.allowPrivateNetworks) ? .allowAll : .publicOnly
+            let contact = settings.string(.contact) ?? FetchConfiguration.defaultContactURL
+            guard contact.hasPrefix("http://") || contact.hasPrefix("https://") || contact.hasPrefix("mailto:") else {
+                throw settings.invalid(.contact, "an http(s) or mailto: URL")
+            }
+            configuration.contactURL = contact
+        }
+        switch options.recording {
+        case .record(let directory)?: configuration.recording = .record(directory: directory)
+        case .replay(let directory)?: configuration.recording = .replay(directory: directory)
+        case nil: break
+        }
+        configuration.fixedNow = try fixedNow()
+        return configuration
+    }
+
+    public func pipelineConfiguration(_ options: PipelineOptions) throws -> PipelineConfiguration {
+        var configuration = PipelineConfiguration()
+        configuration.fetch = try fetchConfiguration(options.fetch)
+        try check { () throws(SettingsError) in
+            configuration.dataDirectory = settings.string(.dataDirectory) ?? "./data"
+            configuration.concurrency = try settings.int(.concurrency, in: 1...256)
+            configuration.perHostLimit = try settings.int(.perHost, in: 1...64)
+            configuration.deadline = try settings.seconds(.deadline).map(Double.init)
+        }
+        if let now = try fixedNow() { configuration.fixClock(at: now) }
+        return configuration
+    }
+
+    /// The end-of-run summary on standard output, unless `--quiet`.
+    public func summary(_ text: String) {
+        guard !quiet else { return }
+        console.clearProgress()
+        print(text, terminator: "")
+    }
+
+    public func fail(_ message: String) {
+        logger.error("\(message)")
+    }
+
+    /// Writes `--metrics-file` when set; a failure to write is logged, never fatal.
+    public func writeMetrics(report: RunReport?, exitCode: Int32, now: Int64) {
+        guard let path = settings.string(.metricsFile) else { return }
+        let succeeded = exitCode == ExitStatus.success || exitCode == ExitStatus.someFeedsFailed
+        do {
+            try MetricsFile.write(
+                MetricsFile.Run(command: command, finishedAt: now, succeeded: succeeded, exitCode: exitCode, report: report), to: path)
+        } catch {
+            fail("could not write metrics to \(path): \(error.localizedDescription)")
+        }
+    }
+}

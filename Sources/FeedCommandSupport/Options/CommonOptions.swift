@@ -1,0 +1,125 @@
+import ArgumentParser
+
+/// Options every command has: where settings come from, how it logs, and the clock.
+public struct CommonOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Configuration file (default: $FEEDMILL_CONFIG, else ./feedmill.toml when present).", valueName: "path"))
+    public var config: String?
+
+    @Flag(help: "Print the effective settings and where each came from, then exit.")
+    public var printConfig = false
+
+    @Option(help: ArgumentHelp(Setting.logFormat.summary + Setting.logFormat.helpSuffix, valueName: "text|json"))
+    public var logFormat: String?
+
+    @Flag(name: .shortAndLong, help: "Print errors only: no progress, no summary.")
+    public var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Log every feed, not only failures.")
+    public var verbose = false
+
+    @Option(help: ArgumentHelp(Setting.now.summary + " (env SOURCE_DATE_EPOCH)", valueName: "unix-time"))
+    public var now: Int64?
+
+    public init() {}
+
+    public func validate() throws {
+        if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be combined") }
+    }
+
+    public var given: [String: String] {
+        var given: [String: String] = [:]
+        given[Setting.logFormat.key] = logFormat
+        given[Setting.now.key] = now.map(String.init)
+        return given
+    }
+}
+
+/// Options of the commands that fetch: `rss-create`, `rss-update`, `rss-inspect`.
+public struct FetchOptions: ParsableArguments {
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(Setting.allowPrivateNetworks.summary + Setting.allowPrivateNetworks.helpSuffix))
+    public var allowPrivateNetworks: Bool?
+
+    @Option(help: ArgumentHelp(Setting.contact.summary + Setting.contact.helpSuffix, valueName: "url"))
+    public var contact: String?
+
+    @Option(help: ArgumentHelp(Setting.timeout.summary + Setting.timeout.helpSuffix, valueName: "seconds"))
+    public var timeout: Double?
+
+    @Option(help: ArgumentHelp(Setting.maxSize.summary + Setting.maxSize.helpSuffix, valueName: "mib"))
+    public var maxSize: Int?
+
+    @Option(help: ArgumentHelp(
+        "Fetch from the network and store every response (status, headers, body) in this directory, content-addressed.",
+        valueName: "dir"))
+    public var record: String?
+
+    @Option(help: ArgumentHelp(
+        "Answer every fetch from a directory written by --record, with no network; a request never recorded fails.",
+        valueName: "dir"))
+    public var replay: String?
+
+    public init() {}
+
+    public func validate() throws {
+        if record != nil && replay != nil { throw ValidationError("--record and --replay cannot be combined") }
+    }
+
+    public var given: [String: String] {
+        var given: [String: String] = [:]
+        given[Setting.allowPrivateNetworks.key] = allowPrivateNetworks.map { $0 ? "true" : "false" }
+        given[Setting.contact.key] = contact
+        given[Setting.timeout.key] = timeout.map(Setting.formatNumber)
+        given[Setting.maxSize.key] = maxSize.map(String.init)
+        return given
+    }
+
+    public var recording: RecordingModeOption? {
+        if let record { return .record(record) }
+        if let replay { return .replay(replay) }
+        return nil
+    }
+
+    public static let settings: [Setting] = [.timeout, .maxSize, .contact, .allowPrivateNetworks]
+}
+
+/// `--record`/`--replay` as given; turned into the fetcher's ``RecordingMode`` by the context.
+public enum RecordingModeOption: Sendable, Equatable {
+    case record(String)
+    case replay(String)
+}
+
+/// Options of the commands that run the pipeline over a data directory.
+public struct PipelineOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(Setting.dataDirectory.summary + Setting.dataDirectory.helpSuffix, valueName: "dir"))
+    public var dataDir: String?
+
+    @Option(help: ArgumentHelp(Setting.concurrency.summary + Setting.concurrency.helpSuffix, valueName: "n"))
+    public var concurrency: Int?
+
+    @Option(help: ArgumentHelp(Setting.perHost.summary + Setting.perHost.helpSuffix, valueName: "n"))
+    public var perHost: Int?
+
+    @Option(help: ArgumentHelp(Setting.deadline.summary + Setting.deadline.helpSuffix, valueName: "duration"))
+    public var deadline: String?
+
+    @Option(help: ArgumentHelp(Setting.metricsFile.summary + Setting.metricsFile.helpSuffix, valueName: "path"))
+    public var metricsFile: String?
+
+    @OptionGroup(title: "Fetching")
+    public var fetch: FetchOptions
+
+    public init() {}
+
+    public var given: [String: String] {
+        var given = fetch.given
+        given[Setting.dataDirectory.key] = dataDir
+        given[Setting.concurrency.key] = concurrency.map(String.init)
+        given[Setting.perHost.key] = perHost.map(String.init)
+        given[Setting.deadline.key] = deadline
+        given[Setting.metricsFile.key] = metricsFile
+        return given
+    }
+
+    public static let settings: [Setting] = [.dataDirectory, .concurrency, .perHost, .deadline, .metricsFile] + FetchOptions.settings
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Standard error shared by log lines and the progress bar: a log line clears the bar,
+/// prints, and the bar is drawn again under it, so the two never interleave mid-line.
+public final class Console: @unchecked Sendable {
+    // `@unchecked Sendable`: `progress` is only touched under `lock`.
+    private let lock = NSLock()
+    private var progress: String?
+    private let write: @Sendable (String) -> Void
+    /// Standard error is a terminal: progress is drawn, and text logs leave out timestamps.
+    public let isTerminal: Bool
+
+    public init(isTerminal: Bool = isatty(STDERR_FILENO) == 1, write: @escaping @Sendable (String) -> Void = Console.standardError) {
+        self.isTerminal = isTerminal
+        self.write = write
+    }
+
+    public static let standardError: @Sendable (String) -> Void = { text in
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Writes whole lines (each ending in a newline).
+    public func line(_ text: String) {
+        lock.withLock {
+            if progress != nil { write("\r\u{1B}[K") }
+            write(text.hasSuffix("\n") ? text : text + "\n")
+            if let progress { write(progress) }
+        }
+    }
+
+    /// Replaces the progress line (terminals only).
+    public func showProgress(_ text: String) {
+        guard isTerminal else { return }
+        lock.withLock {
+            progress = text
+            write("\r\u{1B}[K" + text)
+        }
+    }
+
+    public func clearProgress() {
+        lock.withLock {
+            if progress != nil { write("\r\u{1B}[K") }
+            progress = nil
+        }
+    }
+}

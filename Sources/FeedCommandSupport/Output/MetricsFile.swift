@@ -1,0 +1,75 @@
+import FeedPipeline
+import Foundation
+
+/// Prometheus text-format metrics of the last run, for node_exporter's textfile collector.
+///
+/// Written to a temporary file in the same directory and renamed, so the collector never
+/// reads half a file. `feedmill_last_success_timestamp_seconds` is carried over from the
+/// previous file when this run did not succeed (interrupted, or nothing could be done), so
+/// an alert on "no success for a day" keeps working across failed runs.
+public enum MetricsFile {
+    public struct Run: Sendable {
+        public var command: String
+        public var finishedAt: Int64
+        public var succeeded: Bool
+        public var exitCode: Int32
+        public var report: RunReport?
+
+        public init(command: String, finishedAt: Int64, succeeded: Bool, exitCode: Int32, report: RunReport?) {
+            self.command = command
+            self.finishedAt = finishedAt
+            self.succeeded = succeeded
+            self.exitCode = exitCode
+            self.report = report
+        }
+    }
+
+    public static func write(_ run: Run, to path: String) throws {
+        let previous = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        let text = render(run, previousLastSuccess: previous.flatMap { lastSuccess(in: $0, command: run.command) })
+        let temporary = path + ".tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary])
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: reason])
+        }
+    }
+
+    public static func render(_ run: Run, previousLastSuccess: Int64?) -> String {
+        let label = "command=\"\(run.command)\""
+        var lines: [String] = []
+        func metric(_ name: String, _ help: String, _ samples: [(labels: String, value: String)]) {
+            lines.append("# HELP \(name) \(help)")
+            lines.append("# TYPE \(name) gauge")
+            for sample in samples { lines.append("\(name){\(sample.labels)} \(sample.value)") }
+        }
+        metric("feedmill_last_run_timestamp_seconds", "When the last run finished (Unix time).", [(label, "\(run.finishedAt)")])
+        if let lastSuccess = run.succeeded ? run.finishedAt : previousLastSuccess {
+            metric("feedmill_last_success_timestamp_seconds", "When the last run that completed finished (Unix time).", [(label, "\(lastSuccess)")])
+        }
+        metric("feedmill_last_run_exit_code", "Exit status of the last run (see --help).", [(label, "\(run.exitCode)")])
+        if let report = run.report {
+            metric("feedmill_last_run_duration_seconds", "Wall time of the last run.", [(label, String(format: "%.3f", report.duration))])
+            let outcomes: [(String, Int)] = [
+                ("updated", report.updated), ("unchanged", report.unchanged), ("failed", report.failures.count),
+                ("gone", report.gone), ("not_finished", report.leftForNextRun),
+            ]
+            metric("feedmill_last_run_feeds", "Feeds of the last run by outcome.", outcomes.map { ("\(label),outcome=\"\($0.0)\"", "\($0.1)") })
+            metric("feedmill_last_run_items_inserted", "Items inserted by the last run.", [(label, "\(report.newItems)")])
+            metric("feedmill_last_run_items_changed", "Items rewritten by the last run.", [(label, "\(report.changedItems)")])
+            metric("feedmill_last_run_bytes_fetched", "Bytes received by the last run, headers included.", [(label, "\(report.bytes)")])
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func lastSuccess(in text: String, command: String) -> Int64? {
+        let prefix = "feedmill_last_success_timestamp_seconds{command=\"\(command)\"} "
+        for line in text.split(separator: "\n") where line.hasPrefix(prefix) {
+            return Int64(line.dropFirst(prefix.count))
+        }
+        return nil
+    }
+}

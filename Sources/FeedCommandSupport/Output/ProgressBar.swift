@@ -1,0 +1,43 @@
+import FeedPipeline
+import Foundation
+
+/// `[#########·········]  412/1000  3 failed  38.2 feeds/s  ~15 s left` on a terminal;
+/// nothing otherwise (the console draws only on a terminal).
+public final class ProgressBar: @unchecked Sendable {
+    // `@unchecked Sendable`: `failed` is only touched under `lock`.
+    private let lock = NSLock()
+    private let console: Console
+    private let enabled: Bool
+    private var failed = 0
+    private let start = ContinuousClock.now
+
+    public init(console: Console, enabled: Bool) {
+        self.console = console
+        self.enabled = enabled && console.isTerminal
+    }
+
+    public func update(_ feed: FeedReport, done: Int, total: Int) {
+        guard enabled else { return }
+        let line: String = lock.withLock {
+            if case .failed = feed.outcome { failed += 1 }
+            return Self.render(done: done, total: total, failed: failed, elapsed: (ContinuousClock.now - start).inSeconds)
+        }
+        if done == total {
+            console.clearProgress()
+        } else {
+            console.showProgress(line)
+        }
+    }
+
+    public static func render(done: Int, total: Int, failed: Int, elapsed: Double, width: Int = 24) -> String {
+        let fraction = total > 0 ? Double(done) / Double(total) : 1
+        let filled = min(width, Int(fraction * Double(width)))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "·", count: width - filled)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        var text = "[\(bar)] \(done)/\(total)  \(failed) failed  \(String(format: "%.1f", rate)) feeds/s"
+        if rate > 0, done < total {
+            text += "  ~\(Int((Double(total - done) / rate).rounded(.up))) s left"
+        }
+        return text
+    }
+}

@@ -1,0 +1,31 @@
+import Dispatch
+import FeedFetching
+import Foundation
+
+/// Turns SIGINT and SIGTERM into a raised ``StopSignal``: the run starts no new feed, aborts
+/// transfers in flight, commits or rolls back each feed's write, prints its summary and exits
+/// 130 or 143. A second signal exits at once.
+public final class SignalTrap: @unchecked Sendable {
+    // `@unchecked Sendable`: sources are created once and only cancelled in deinit.
+    public let stop = StopSignal()
+    private var sources: [DispatchSourceSignal] = []
+
+    public init(onStop: @escaping @Sendable (Int32) -> Void = { _ in }) {
+        let stop = stop
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                if stop.isRaised { _exit(128 + number) }
+                stop.raise(signal: number)
+                onStop(number)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    deinit {
+        for source in sources { source.cancel() }
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+
+/// `90`, `90s`, `15m`, `1h`, `2d` as seconds (for `--stale-after`).
+public struct Seconds: ExpressibleByArgument, Sendable {
+    public var value: Int
+
+    public init(_ value: Int) {
+        self.value = value
+    }
+
+    public init?(argument: String) {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var text = argument.lowercased()
+        var multiplier = 1
+        if let last = text.last, let unit = units[last] {
+            multiplier = unit
+            text.removeLast()
+        }
+        guard let number = Int(text), number >= 0 else { return nil }
+        value = number * multiplier
+    }
+
+    public var defaultValueDescription: String { "\(value)s" }
+}

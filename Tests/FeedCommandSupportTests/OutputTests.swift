@@ -1,0 +1,106 @@
+import FeedCommandSupport
+import FeedPipeline
+import FeedStorage
+import Foundation
+import Logging
+import TestSupport
+import Testing
+
+/// Collects what the console would write.
+final class CapturedOutput: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+
+    func append(_ chunk: String) { lock.withLock { text += chunk } }
+    var lines: [String] { lock.withLock { text.split(separator: "\n").map(String.init) } }
+}
+
+@Suite("Logs and metrics for operators")
+struct OutputTests {
+    private func logger(_ format: LogLineHandler.Format, level: Logger.Level = .debug, terminal: Bool = false) -> (Logger, CapturedOutput) {
+        let captured = CapturedOutput()
+        let console = Console(isTerminal: terminal) { captured.append($0) }
+        let logger = Logger(label: "test") { _ in
+            LogLineHandler(command: "rss-update", format: format, level: level, console: console, clock: { Date(timeIntervalSince1970: 1_700_000_000) })
+        }
+        return (logger, captured)
+    }
+
+    private let feeds = [
+        FeedReport(feedID: 42, url: "https://example.org/feed.xml", outcome: .failed(kind: "http-status", message: "HTTP status 404"), bytes: 312, duration: 0.25, status: 404),
+        FeedReport(feedID: 7, url: "https://example.com/rss", outcome: .updated(UpsertSummary(inserted: 3, updated: 1)), bytes: 20_480, duration: 1.5, status: 200),
+        FeedReport(feedID: 9, url: "https://example.net/atom", outcome: .unchanged, bytes: 180, duration: 0.1, status: 304),
+    ]
+
+    @Test func jsonLogsAreOneObjectPerLineWithTheFeedsMetadata() throws {
+        let (logger, captured) = logger(.json)
+        for feed in feeds { FeedLog.log(feed, to: logger) }
+        #expect(captured.lines.count == 3)
+        let objects = try captured.lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        for (object, feed) in zip(objects, feeds) {
+            #expect(object["command"] as? String == "rss-update")
+            #expect(object["time"] as? String == "2023-11-14T22:13:20.000Z")
+            #expect((object["feedid"] as? NSNumber)?.int64Value == feed.feedID)
+            #expect(object["url"] as? String == feed.url)
+            #expect((object["status"] as? NSNumber)?.intValue == feed.status)
+            #expect((object["duration"] as? NSNumber)?.doubleValue == feed.duration)
+        }
+        #expect(objects[0]["level"] as? String == "error")
+        #expect(objects[0]["message"] as? String == "failed: HTTP status 404")
+        #expect(objects[0]["kind"] as? String == "http-status")
+        #expect(objects[1]["level"] as? String == "info")
+        #expect((objects[1]["inserted"] as? NSNumber)?.intValue == 3)
+        #expect(objects[2]["level"] as? String == "debug")
+    }
+
+    @Test func textLogsAreReadableAndCarryTheSameFields() {
+        let (logger, captured) = logger(.text)
+        FeedLog.log(feeds[0], to: logger)
+        #expect(captured.lines == [
+            "rss-update: failed: HTTP status 404 bytes=312 duration=0.250 feedid=42 kind=http-status status=404 url=https://example.org/feed.xml",
+        ])
+    }
+
+    @Test func theDefaultLevelShowsFailuresButNotRoutineFeeds() {
+        let (logger, captured) = logger(.text, level: .notice, terminal: true)
+        for feed in feeds { FeedLog.log(feed, to: logger) }
+        #expect(captured.lines.count == 1)
+        #expect(captured.lines.first?.hasPrefix("rss-update: failed: HTTP status 404") == true)
+    }
+
+    @Test func metricsAreWrittenAtomicallyInPrometheusTextFormat() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.path + "/feedmill.prom"
+        let report = RunReport(feeds: feeds, duration: 2.5, notStarted: [11, 12], stoppedBy: .deadline)
+        try MetricsFile.write(.init(command: "rss-update", finishedAt: 1_700_000_000, succeeded: true, exitCode: 1, report: report), to: path)
+        let text = String(decoding: try #require(FileManager.default.contents(atPath: path)), as: UTF8.self)
+        let samples = Dictionary(uniqueKeysWithValues: text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line -> (String, String) in
+            let parts = line.split(separator: " ")
+            return (String(parts[0]), String(parts[1]))
+        })
+        #expect(samples["feedmill_last_success_timestamp_seconds{command=\"rss-update\"}"] == "1700000000")
+        #expect(samples["feedmill_last_run_exit_code{command=\"rss-update\"}"] == "1")
+        #expect(samples["feedmill_last_run_feeds{command=\"rss-update\",outcome=\"failed\"}"] == "1")
+        #expect(samples["feedmill_last_run_feeds{command=\"rss-update\",outcome=\"updated\"}"] == "1")
+        #expect(samples["feedmill_last_run_feeds{command=\"rss-update\",outcome=\"not_finished\"}"] == "2")
+        #expect(samples["feedmill_last_run_items_inserted{command=\"rss-update\"}"] == "3")
+        #expect(samples["feedmill_last_run_bytes_fetched{command=\"rss-update\"}"] == "20972")
+        #expect(samples["feedmill_last_run_duration_seconds{command=\"rss-update\"}"] == "2.500")
+        // Every sample has HELP and TYPE lines, and no temporary file is left behind.
+        for name in Set(samples.keys.map { String($0.prefix { $0 != "{" }) }) {
+            #expect(text.contains("# HELP \(name) ") && text.contains("# TYPE \(name) gauge"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["feedmill.prom"])
+
+        // A run that did not complete keeps the last success time of the one before.
+        try MetricsFile.write(.init(command: "rss-update", finishedAt: 1_700_003_600, succeeded: false, exitCode: 143, report: nil), to: path)
+        let after = String(decoding: try #require(FileManager.default.contents(atPath: path)), as: UTF8.self)
+        #expect(after.contains("feedmill_last_success_timestamp_seconds{command=\"rss-update\"} 1700000000\n"))
+        #expect(after.contains("feedmill_last_run_timestamp_seconds{command=\"rss-update\"} 1700003600\n"))
+        #expect(after.contains("feedmill_last_run_exit_code{command=\"rss-update\"} 143\n"))
+    }
+
+    @Test func theProgressBarShowsDoneFailedRateAndTimeLeft() {
+        #expect(ProgressBar.render(done: 250, total: 1000, failed: 3, elapsed: 10, width: 8) == "[##······] 250/1000  3 failed  25.0 feeds/s  ~30 s left")
+    }
+}

@@ -1,0 +1,101 @@
+import FeedCommandSupport
+import Testing
+
+@Suite("Settings: command line over environment over file over defaults")
+struct SettingsTests {
+    let file = try! ConfigFile(path: "/etc/feedmill.toml", text: """
+        # Feedmill
+        data-dir = "/var/lib/feedmill"   # where the databases live
+        concurrency = 8
+        timeout = 30
+        contact = 'mailto:ops@example.org'
+
+        [update]
+        concurrency = 24
+        stale-after = "2h"
+        """)
+
+    private func resolve(
+        commandLine: [String: String] = [:], environment: [String: String] = [:], file: ConfigFile? = nil, command: String = "update"
+    ) throws -> ResolvedSettings {
+        try ResolvedSettings(
+            command: command, settings: [.dataDirectory, .concurrency, .perHost, .timeout, .contact, .staleAfter, .deadline],
+            commandLine: commandLine, environment: environment, configFile: file)
+    }
+
+    @Test func eachLayerOverridesTheOneBelow() throws {
+        let settings = try resolve(
+            commandLine: ["timeout": "5"], environment: ["FEEDMILL_TIMEOUT": "10", "FEEDMILL_PER_HOST": "4", "FEEDMILL_CONCURRENCY": "2"],
+            file: file)
+        #expect(settings.value(.timeout) == .init(text: "5", source: .commandLine))
+        #expect(settings.value(.concurrency) == .init(text: "2", source: .environment("FEEDMILL_CONCURRENCY")))
+        #expect(settings.value(.perHost) == .init(text: "4", source: .environment("FEEDMILL_PER_HOST")))
+        #expect(settings.value(.dataDirectory) == .init(text: "/var/lib/feedmill", source: .file(path: "/etc/feedmill.toml", line: 2, section: "")))
+        #expect(settings.value(.staleAfter) == .init(text: "2h", source: .file(path: "/etc/feedmill.toml", line: 9, section: "update")))
+        #expect(settings.value(.deadline) == .init(text: nil, source: .unset))
+        #expect(try settings.seconds(.staleAfter) == 7200)
+        #expect(try settings.positiveDouble(.timeout) == 5)
+    }
+
+    @Test func aCommandSectionAppliesToThatCommandOnly() throws {
+        #expect(try resolve(file: file, command: "update").int(.concurrency, in: 1...256) == 24)
+        #expect(try resolve(file: file, command: "create").int(.concurrency, in: 1...256) == 8)
+        #expect(try resolve(command: "create").value(.concurrency) == .init(text: "16", source: .defaultValue))
+    }
+
+    @Test func printConfigNamesEveryValueAndItsSource() throws {
+        let text = try resolve(environment: ["FEEDMILL_PER_HOST": "4"], file: file).render()
+        #expect(text.contains("concurrency = 24  # /etc/feedmill.toml:8 [update]"))
+        #expect(text.contains("per-host    = 4  # environment FEEDMILL_PER_HOST"))
+        #expect(text.contains("data-dir    = \"/var/lib/feedmill\"  # /etc/feedmill.toml:2"))
+        #expect(text.contains("deadline    = (unset)  # not set"))
+    }
+
+    @Test func badValuesSayWhereTheyCameFrom() throws {
+        let settings = try resolve(environment: ["FEEDMILL_CONCURRENCY": "many"], file: file)
+        #expect(throws: SettingsError(message: "concurrency = 'many' (from environment FEEDMILL_CONCURRENCY): expected a whole number from 1 to 256")) {
+            try settings.int(.concurrency, in: 1...256)
+        }
+        let fromFile = try resolve(file: try ConfigFile(path: "f.toml", text: "stale-after = \"soon\""))
+        #expect(throws: SettingsError(message: "stale-after = 'soon' (from f.toml:1): expected a duration such as 90s, 15m, 1h or 2d")) {
+            try fromFile.seconds(.staleAfter)
+        }
+    }
+
+    @Test func anUnknownKeyIsAnErrorWithASuggestion() throws {
+        let typo = try ConfigFile(path: "f.toml", text: "concurency = 8\n")
+        #expect(throws: SettingsError(message: "f.toml:1: unknown setting 'concurency' (did you mean 'concurrency'?)")) {
+            try resolve(file: typo)
+        }
+    }
+
+    @Test("the configuration file is read strictly", arguments: [
+        ("concurrency 8", "f.toml:1: expected key = value"),
+        ("[udpate]", "f.toml:1: unknown section [udpate]; sections are [create], [inspect], [publish], [update]"),
+        ("data-dir = /srv", "f.toml:1: '/srv' is not a TOML value: quote strings (\"…\"); numbers and true/false are bare"),
+        ("data-dir = \"/srv", "f.toml:1: unterminated string"),
+        ("timeout = 5\ntimeout = 6", "f.toml:2: 'timeout' is set twice"),
+        ("hosts = [1, 2]", "f.toml:1: arrays and inline tables are not used by any Feedmill setting"),
+    ])
+    func strictFile(text: String, message: String) {
+        #expect(throws: ConfigFileError.self) { try ConfigFile(path: "f.toml", text: text) }
+        do {
+            _ = try ConfigFile(path: "f.toml", text: text)
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func tomlValuesAreReadAsTOMLSaysThey() throws {
+        let parsed = try ConfigFile(path: "f.toml", text: """
+            title = "Caf\\u00e9 \\"news\\"" # comment with "quotes"
+            site-url = 'https://example.org/#top'
+            deltas = 1_0
+            allow-private-networks = true
+            """)
+        #expect(parsed.entry("title", command: "publish")?.value == "Café \"news\"")
+        #expect(parsed.entry("site-url", command: "publish")?.value == "https://example.org/#top")
+        #expect(parsed.entry("deltas", command: "publish")?.value == "10")
+        #expect(parsed.entry("allow-private-networks", command: "update")?.value == "true")
+    }
+}
