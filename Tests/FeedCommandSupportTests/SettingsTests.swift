@@ -1,4 +1,5 @@
 import FeedCommandSupport
+import Foundation
 import Testing
 
 @Suite("Settings: command line over environment over file over defaults")
@@ -97,5 +98,23 @@ struct SettingsTests {
         #expect(parsed.entry("site-url", command: "publish")?.value == "https://example.org/#top")
         #expect(parsed.entry("deltas", command: "publish")?.value == "10")
         #expect(parsed.entry("allow-private-networks", command: "update")?.value == "true")
+    }
+
+    /// The example operators copy must itself be valid, for every command.
+    @Test func theExampleConfigurationIsValid() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../contrib/feedmill.toml").standardized.path
+        let text = String(decoding: try #require(FileManager.default.contents(atPath: path)), as: UTF8.self)
+        let file = try ConfigFile(path: path, text: text)
+        for command in ConfigFile.commandSections {
+            let settings = try ResolvedSettings(command: command, settings: Setting.all, commandLine: [:], environment: [:], configFile: file)
+            #expect(try settings.int(.concurrency, in: 1...256) == 16)
+            #expect(try settings.bool(.allowPrivateNetworks) == false)
+            #expect(try settings.seconds(.staleAfter) == 3600)
+            #expect(try settings.seconds(.deadline) == (command == "update" ? 840 : nil))
+        }
+        // Every key a file may set is in the example, so the example documents them all.
+        for setting in Setting.all where setting.inFile && setting.defaultValue != nil {
+            #expect(text.contains("\n\(setting.key) = "), "\(setting.key) is documented")
+        }
     }
 }
