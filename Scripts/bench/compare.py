@@ -26,7 +26,8 @@ TOOLS = sys.argv[6].split(",")
 CORPUS = WORK / "corpus"
 ACCESS_LOG = WORK / "serve" / "nginx-access.log"
 NGINX_PORT, PROXY_PORT = 18480, 18481
-EXPECTED = sum(feed["entries"] for feed in json.loads((CORPUS / "corpus.json").read_text()))
+FEEDS = json.loads((CORPUS / "corpus.json").read_text())
+EXPECTED = sum(feed["entries"] for feed in FEEDS)
 
 
 def log_position():
@@ -92,7 +93,7 @@ def main():
                     for phase in ("cold", "warm"):
                         position = log_position()
                         measured, items = (feedmill if tool == "feedmill" else newsboat)(phase, concurrency, latency, data)
-                        row = {"tool": tool, "phase": phase, "concurrency": concurrency, "latency": latency, "run": run,
+                        row = {"tool": tool, "phase": phase, "feeds": len(FEEDS), "concurrency": concurrency, "latency": latency, "run": run,
                                "items": items, "expected_items": EXPECTED, **measured, **log_since(position)}
                         print(json.dumps(row), flush=True)
 
