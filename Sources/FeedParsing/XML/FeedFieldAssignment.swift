@@ -41,14 +41,14 @@ extension FeedElementHandler {
 
     /// Titles and bodies keep their white space: normalisation decides what it means.
     private func applyRichText(_ collected: TextCollector) {
-        guard isInEntry else { return }
+        let text = FeedText(utf8: collected.bytes, kind: collected.kind)
         switch collected.field {
         case .title, .secondaryTitle:
-            if entry!.title == nil { entry!.title = FeedText(utf8: collected.bytes, kind: collected.kind) }
+            entry?.mutate { if $0.title == nil { $0.title = text } }
         case .summary:
-            if entry!.summary == nil { entry!.summary = FeedText(utf8: collected.bytes, kind: collected.kind) }
+            entry?.mutate { if $0.summary == nil { $0.summary = text } }
         case .content:
-            if entry!.content == nil { entry!.content = FeedText(utf8: collected.bytes, kind: collected.kind) }
+            entry?.mutate { if $0.content == nil { $0.content = text } }
         default:
             break
         }
@@ -56,35 +56,48 @@ extension FeedElementHandler {
 
     private func applyToEntry(_ collected: TextCollector, value: String) {
         guard isInEntry else { return }
+        let baseChain = baseChain
         switch collected.field {
         case .link:
-            if entry!.itemLink == nil { entry!.itemLink = FeedLink(href: value, baseChain: baseChain) }
+            entry?.mutate { if $0.itemLink == nil { $0.itemLink = FeedLink(href: value, baseChain: baseChain) } }
         case .originalLink:
-            if entry!.originalLink == nil { entry!.originalLink = FeedLink(href: value, baseChain: baseChain) }
+            entry?.mutate { if $0.originalLink == nil { $0.originalLink = FeedLink(href: value, baseChain: baseChain) } }
         case .nativeID:
-            if entry!.nativeID == nil { entry!.nativeID = value }
+            entry?.mutate { if $0.nativeID == nil { $0.nativeID = value } }
         case .published(let rank):
             guard rank < publishedRank else { return }
-            if entry!.publishedText == nil || rank < publishedRank {
-                if let date = FeedDate.parse(value) {
-                    entry!.published = date
-                    entry!.publishedText = value
-                    publishedRank = rank
-                } else if entry!.publishedText == nil {
-                    entry!.publishedText = value
+            let date = FeedDate.parse(value)
+            if date != nil { publishedRank = rank }
+            entry?.mutate { entry in
+                if let date {
+                    entry.published = date
+                    entry.publishedText = value
+                } else if entry.publishedText == nil {
+                    entry.publishedText = value
                 }
             }
         case .updated:
-            if entry!.updated == nil {
-                entry!.updated = FeedDate.parse(value)
-                entry!.updatedText = value
+            entry?.mutate { entry in
+                if entry.updated == nil {
+                    entry.updated = FeedDate.parse(value)
+                    entry.updatedText = value
+                }
             }
         case .author:
-            entry!.authors.append(value)
+            entry?.mutate { $0.authors.append(value) }
         case .category:
-            entry!.categories.append(value)
+            entry?.mutate { $0.categories.append(value) }
         default:
             break
         }
+    }
+}
+
+extension ParsedEntry {
+    /// Changes the entry in place. Called through optional chaining on the handler's open
+    /// entry (`entry?.mutate { … }`), it neither copies the entry nor force-unwraps it; reading
+    /// `entry?.field` instead copied the whole entry on every element (the parse profile).
+    mutating func mutate(_ body: (inout ParsedEntry) -> Void) {
+        body(&self)
     }
 }
