@@ -25,8 +25,9 @@ enum HTMLFragment {
         wrapped.append(contentsOf: suffix)
         let options = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
             | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOIMPLIED.rawValue
-        let document = wrapped.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pointer in
+        let document = wrapped.withUnsafeBufferPointer { buffer -> htmlDocPtr? in
+            guard let base = buffer.baseAddress else { return nil }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pointer in
                 htmlReadMemory(pointer, Int32(buffer.count), nil, "UTF-8", Int32(options))
             }
         }

@@ -6,7 +6,7 @@ import Logging
 import TestSupport
 import Testing
 
-/// Collects what the console would write.
+/// Collects what the console would write. `@unchecked Sendable`: `text` is only touched under `lock`.
 final class CapturedOutput: @unchecked Sendable {
     private let lock = NSLock()
     private var text = ""

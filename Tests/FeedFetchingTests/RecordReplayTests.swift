@@ -8,6 +8,7 @@ import Testing
 struct RecordReplayTests {
     /// A feed with an ETag that answers a matching If-None-Match with 304, a 404, and a 503
     /// with Retry-After; counts requests so a replay can be shown to send none.
+    /// `@unchecked Sendable`: `requests` is only touched under `lock`; `body` is immutable.
     final class Origin: @unchecked Sendable {
         let lock = NSLock()
         var requests = 0

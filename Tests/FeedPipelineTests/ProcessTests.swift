@@ -42,6 +42,9 @@ struct Executable {
 }
 
 /// Drains a process's pipes on background threads, so a chatty process never blocks on a full pipe.
+///
+/// `@unchecked Sendable`: each of `out` and `err` is written by one reader thread only, and
+/// read only after `group.wait()`, which orders the write before the read.
 final class Output: @unchecked Sendable {
     private var out = Data(), err = Data()
     private let group = DispatchGroup()

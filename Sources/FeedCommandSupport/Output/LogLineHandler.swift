@@ -46,8 +46,8 @@ public struct LogLineHandler: LogHandler {
             var line = "\(command): "
             if level == .warning || level == .critical { line += "\(level): " }
             line += message
-            for key in metadata.keys.sorted() {
-                line += " \(key)=\(Self.text(metadata[key]!))"
+            for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+                line += " \(key)=\(Self.text(value))"
             }
             return line
         case .json:
