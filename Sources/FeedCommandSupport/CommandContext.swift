@@ -113,7 +113,7 @@ public struct CommandContext: Sendable {
             try MetricsFile.write(
                 MetricsFile.Run(command: command, finishedAt: now, succeeded: succeeded, exitCode: exitCode, report: report), to: path)
         } catch {
-            fail("could not write metrics to \(path): \(error.localizedDescription)")
+            fail("could not write metrics to \(path): \(error)")
         }
     }
 }

@@ -1,10 +1,11 @@
 import FeedPipeline
+import FeedStorage
 import Foundation
 
 /// Prometheus text-format metrics of the last run, for node_exporter's textfile collector.
 ///
-/// Written to a temporary file in the same directory and renamed, so the collector never
-/// reads half a file. `feedmill_last_success_timestamp_seconds` is carried over from the
+/// Written to a temporary file in the same directory and renamed (``DurableFiles``), so the
+/// collector never reads half a file. `feedmill_last_success_timestamp_seconds` is carried over from the
 /// previous file when this run did not succeed (interrupted, or nothing could be done), so
 /// an alert on "no success for a day" keeps working across failed runs.
 public enum MetricsFile {
@@ -27,15 +28,7 @@ public enum MetricsFile {
     public static func write(_ run: Run, to path: String) throws {
         let previous = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
         let text = render(run, previousLastSuccess: previous.flatMap { lastSuccess(in: $0, command: run.command) })
-        let temporary = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary])
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: reason])
-        }
+        try DurableFiles.write(Array(text.utf8), to: path)
     }
 
     public static func render(_ run: Run, previousLastSuccess: Int64?) -> String {
