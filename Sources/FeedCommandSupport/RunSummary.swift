@@ -48,6 +48,8 @@ public enum RunSummary {
     public static func render(_ imported: ImportResult, source: String) -> String {
         var lines = ["rss-create: \(source): \(imported.added.count) new feed(s), \(imported.kept) already known"]
         for url in imported.duplicates { lines.append("  duplicate in the list (imported once): \(url)") }
+        for rejection in imported.rejected { lines.append("  not imported: \(rejection)") }
+        for failure in imported.removalFailures { lines.append("  could not remove: \(failure)") }
         for feed in imported.missing {
             lines.append("  not in the list any more\(imported.pruned ? ", removed" : ", kept (use --prune to remove)"): #\(feed.feedID) \(feed.url)")
         }

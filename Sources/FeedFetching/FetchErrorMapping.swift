@@ -18,6 +18,9 @@ enum FetchErrorMapping {
             return make(.tooLarge, "body larger than \(configuration.maxBodyBytes) bytes")
         }
         switch code {
+        case CURLE_OUT_OF_MEMORY where sink.body.isEmpty:
+            // libcurl 7.88 reports a response header over its 100 KiB limit as out of memory.
+            return make(.tooLarge, "response headers too large (libcurl accepts at most 100 KiB of headers)")
         case CURLE_URL_MALFORMAT:
             return make(.invalidURL, "not a valid URL")
         case CURLE_UNSUPPORTED_PROTOCOL:

@@ -4,6 +4,8 @@ import FeedModel
 ///
 /// - id: ``EntryIDRule``; duplicates within a document: ``DuplicateIDResolver``.
 /// - permalink: ``PermalinkRule``.
+/// - every text: without the characters XML 1.0 forbids (``XMLCharacters``), first, so that
+///   a NUL cannot cut a title short in libxml2 and nothing stored can break an XML output.
 /// - title: ``PlainText`` (empty when the entry has none).
 /// - summary: the richest HTML the entry has (content over summary/description), made safe
 ///   by ``HTMLSanitizer`` with relative URLs resolved.
@@ -31,7 +33,7 @@ public enum FeedNormalizer {
         }
         return NormalizedFeed(
             format: parsed.format,
-            title: parsed.title.map(PlainText.from) ?? "",
+            title: parsed.title.map { PlainText.from($0.withoutForbiddenCharacters) } ?? "",
             link: siteLink,
             hints: parsed.hints,
             entries: entries,
@@ -49,14 +51,14 @@ public enum FeedNormalizer {
             id: identity.id,
             idSource: identity.source,
             permalink: permalink,
-            title: entry.title.map(PlainText.from) ?? "",
-            summary: body.map(sanitizer.sanitize) ?? "",
+            title: entry.title.map { PlainText.from($0.withoutForbiddenCharacters) } ?? "",
+            summary: body.map { sanitizer.sanitize($0.withoutForbiddenCharacters) } ?? "",
             pubdate: entry.published ?? entry.updated,
             updated: entry.updated,
             author: author(from: authors),
             enclosures: entry.enclosures.compactMap { enclosure(from: $0, entry: entry, documentBase: documentBase) },
             thumbnail: thumbnail(entry, documentBase: documentBase),
-            categories: entry.categories.map(PlainText.collapseWhitespace).filter { !$0.isEmpty })
+            categories: entry.categories.map { PlainText.collapseWhitespace(XMLCharacters.filtered($0)) }.filter { !$0.isEmpty })
     }
 
     /// Content when it has any text, else the summary.
@@ -68,7 +70,7 @@ public enum FeedNormalizer {
     static func author(from authors: [String]) -> String? {
         var names: [String] = []
         for raw in authors {
-            let name = displayName(PlainText.fromHTML(raw))
+            let name = displayName(PlainText.fromHTML(XMLCharacters.filtered(raw)))
             if !name.isEmpty, !names.contains(name) { names.append(name) }
         }
         return names.isEmpty ? nil : names.joined(separator: ", ")

@@ -1,3 +1,5 @@
+import FeedModel
+
 /// RFC 3986 reference resolution (§5.2), written out rather than delegated to Foundation's
 /// `URL`, whose Linux behaviour with spaces, IRIs and odd bases varies between releases:
 /// stored permalinks must not change when the toolchain does.
@@ -189,15 +191,6 @@ extension UInt8 {
 }
 
 extension String {
-    func trimmingASCIIWhitespace() -> String {
-        let scalars = unicodeScalars
-        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-            let last = scalars.lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(scalars[first...last])
-    }
-
     fileprivate func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: max(0, width - count)) + self
     }

@@ -27,11 +27,13 @@ public struct CreateRun: Sendable {
     public func run(
         feedList: String, prune: Bool, progress: (@Sendable (FeedReport, Int, Int) -> Void)? = nil
     ) throws(PipelineError) -> CreateReport {
-        let outlines = try loadOutlines(feedList)
-        let imported: ImportResult
+        let (outlines, rejected) = try loadOutlines(feedList)
+        var imported: ImportResult
         let untitled: [Int64]
         do {
             imported = try catalog.importOutlines(outlines, prune: prune)
+            imported.rejected = rejected
+            if imported.pruned { imported.removalFailures = removeDatabases(of: imported.missing) }
             // Feeds that failed their first fetch wait for their backoff like any other.
             let now = configuration.clock()
             untitled = try catalog.feeds().filter { feed in
@@ -44,7 +46,23 @@ public struct CreateRun: Sendable {
         return CreateReport(importResult: imported, update: update)
     }
 
-    func loadOutlines(_ source: String) throws(PipelineError) -> [CatalogOutline] {
+    /// Removes the databases of pruned feeds, which the operator asked for. Their feedids are
+    /// never given again, so a file left by a failed or interrupted removal is never adopted
+    /// by another feed; failures are reported, not ignored.
+    private func removeDatabases(of feeds: [CatalogFeed]) -> [String] {
+        var failures: [String] = []
+        for feed in feeds {
+            let path = configuration.feedDatabasePath(feed.feedID)
+            guard FeedDatabaseFile.condition(of: path) != .missing else { continue }
+            if unlink(path) != 0 { failures.append("\(path): \(String(cString: strerror(errno)))") }
+        }
+        return failures
+    }
+
+    /// The outlines to import, and the ones refused with the reason: a feed URL must be an
+    /// absolute http(s) URL (the only kind fetched, and the only kind that reaches clients);
+    /// a site link that is not one is dropped.
+    func loadOutlines(_ source: String) throws(PipelineError) -> (outlines: [CatalogOutline], rejected: [String]) {
         let bytes: [UInt8]
         let base: String
         let lowered = source.lowercased()
@@ -68,11 +86,18 @@ public struct CreateRun: Sendable {
         } catch {
             throw .feedList(source: source, reason: error.description)
         }
-        return outlines.compactMap { outline in
-            guard let url = URLResolver.resolve(outline.xmlURL, against: base) else { return nil }
-            return CatalogOutline(
-                url: url, title: outline.title, siteLink: outline.htmlURL.flatMap { URLResolver.resolve($0, against: base) },
-                category: outline.categoryPath.isEmpty ? nil : outline.categoryPath.joined(separator: "/"))
+        var accepted: [CatalogOutline] = []
+        var rejected: [String] = []
+        for outline in outlines {
+            guard let url = URLResolver.resolve(outline.xmlURL, against: base), URLResolver.isWebURL(url) else {
+                rejected.append("\(outline.xmlURL): a feed URL must be an absolute http or https URL")
+                continue
+            }
+            let siteLink = outline.htmlURL.flatMap { URLResolver.resolve($0, against: base) }.flatMap { URLResolver.isWebURL($0) ? $0 : nil }
+            accepted.append(CatalogOutline(
+                url: url, title: outline.title, siteLink: siteLink,
+                category: outline.categoryPath.isEmpty ? nil : outline.categoryPath.joined(separator: "/")))
         }
+        return (accepted, rejected)
     }
 }

@@ -61,6 +61,25 @@ public enum FeedTransition {
         return next
     }
 
+    /// The kind recorded when a feed's database was damaged or foreign and set aside.
+    public static let damagedDatabaseKind = "damaged-database"
+
+    /// The feed's database was set aside: no validators (the next fetch is in full), no
+    /// backoff (the feed is due again at once, as any feed without its database is), and the
+    /// reason recorded like any failure.
+    public static func databaseSetAside(_ feed: CatalogFeed, message: String, now: Int64) -> CatalogFeed {
+        var next = feed
+        next.state.consecutiveErrors += 1
+        next.state.lastAttempt = now
+        next.state.lastErrorKind = damagedDatabaseKind
+        next.state.lastError = message
+        next.state.nextAttempt = nil
+        next.state.etag = nil
+        next.state.lastModified = nil
+        next.state.bodyHash = nil
+        return next
+    }
+
     /// The URL to move the feed to, when permanent redirects to it have been seen enough runs
     /// in a row; the record counts the sightings either way. Applied once per successful fetch.
     public static func redirects(

@@ -7,6 +7,10 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
     case dataDirectory(path: String, reason: String)
     case feedList(source: String, reason: String)
     case storage(StorageError)
+    /// The publish directory and the data directory overlap.
+    case overlappingDirectories(output: String, data: String, relation: String)
+    /// The catalog is missing or empty while feed databases exist beside it.
+    case catalogLost(path: String, feedDatabases: [Int64])
 
     public var description: String {
         switch self {
@@ -19,12 +23,21 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
             return "cannot read the feed list \(source): \(reason)"
         case .storage(let error):
             return error.description
+        case .overlappingDirectories(let output, let data, let relation):
+            return "refusing to publish into \(output): it \(relation) \(data), and publishing removes old files from "
+                + "its output directory; choose an output directory outside the data directory"
+        case .catalogLost(let path, let ids):
+            let shown = ids.prefix(5).map { "feed_\($0).sqlite" }.joined(separator: ", ") + (ids.count > 5 ? ", …" : "")
+            return "\(path) is missing or empty, but \(ids.count) feed database(s) are beside it (\(shown)); "
+                + "a new catalog could give their feedids to other feeds. Restore all_feeds.sqlite from a backup, "
+                + "or move the feed_*.sqlite files elsewhere to start a new catalog"
         }
     }
 
     public var exitCode: Int32 {
         switch self {
         case .busy: return ExitStatus.busy
+        case .overlappingDirectories: return ExitStatus.usage
         default: return ExitStatus.fatal
         }
     }

@@ -32,9 +32,28 @@ public final class UpdateRun: Sendable {
         } catch {
             throw .storage(error)
         }
-        let selected = UpdateSchedule.select(feeds, selection, now: now, configuration: configuration)
-        let requests = selected.map(request)
-        let collected = ReportCollector(total: selected.count)
+        let present = Set(FeedDatabaseFile.databases(inDirectory: configuration.dataDirectory))
+        let withoutDatabase = Set(feeds.filter { $0.lastUpdate != nil && !present.contains($0.feedID) }.map(\.feedID))
+        let chosen = UpdateSchedule.select(feeds, selection, now: now, configuration: configuration, withoutDatabase: withoutDatabase)
+        // A feed whose database is damaged is not fetched: its file is set aside and the feed
+        // is due again at once, to be fetched in full into a new file.
+        let collected = ReportCollector(total: chosen.count)
+        var fetchable: [CatalogFeed] = []
+        var conditions: [FeedFileCondition] = []
+        for feed in chosen {
+            let path = configuration.feedDatabasePath(feed.feedID)
+            let condition = FeedDatabaseFile.condition(of: path)
+            if let reason = Self.damage(condition, feed: feed, path: path) {
+                let report = setAside(feed, reason: reason, now: now, dryRun: dryRun)
+                let done = collected.add(report)
+                progress?(report, done, chosen.count)
+            } else {
+                fetchable.append(feed)
+                conditions.append(condition)
+            }
+        }
+        let selected = fetchable
+        let requests = zip(selected, conditions).map { request(for: $0, condition: $1) }
         var scheduler = FetchScheduler(
             configuration: configuration.fetch, concurrency: configuration.concurrency,
             perHostLimit: configuration.perHostLimit)
@@ -42,7 +61,7 @@ public final class UpdateRun: Sendable {
         let unstarted = scheduler.fetchAll(requests) { [self] index, result in
             let report = process(selected[index], result: consume result, now: now, dryRun: dryRun)
             let done = collected.add(report)
-            progress?(report, done, selected.count)
+            progress?(report, done, chosen.count)
         }
         if !dryRun, !selected.isEmpty {
             // Only layout changes: a failure here loses nothing, so it is not the run's failure.
@@ -62,12 +81,24 @@ public final class UpdateRun: Sendable {
             stoppedBy: stoppedBy)
     }
 
-    /// Validators are sent only when the feed's database exists: if it was deleted, the feed
-    /// is fetched whole again.
-    private func request(for feed: CatalogFeed) -> FetchRequest {
-        guard FileManager.default.fileExists(atPath: configuration.feedDatabasePath(feed.feedID)) else {
-            return FetchRequest(url: feed.url)
+    /// Why a feed's database must be set aside, if it must: it is not a usable file, or it is
+    /// empty although the feed had been stored (an empty file for a feed never stored is what
+    /// a first creation killed early leaves, and is simply filled).
+    static func damage(_ condition: FeedFileCondition, feed: CatalogFeed, path: String) -> String? {
+        switch condition {
+        case .unusable(let reason): return reason
+        case .empty where feed.lastUpdate != nil: return "is empty (0 bytes)"
+        case .healthy:
+            // Checked before a conditional request too: a 304 never opens the file.
+            return FeedDatabase.mismatch(at: path, for: feed.identity)?.message
+        default: return nil
         }
+    }
+
+    /// Validators are sent only when the feed's database is there and healthy: if it was
+    /// deleted or set aside, the feed is fetched whole again.
+    private func request(for feed: CatalogFeed, condition: FeedFileCondition) -> FetchRequest {
+        guard condition == .healthy else { return FetchRequest(url: feed.url) }
         return FetchRequest(
             url: feed.url, etag: feed.state.etag, lastModified: feed.state.lastModified,
             previousBodyHash: feed.state.bodyHash)
@@ -107,8 +138,48 @@ public final class UpdateRun: Sendable {
                 }
             }
         } catch {
-            report.outcome = .failed(kind: "storage", message: error.description)
+            report = recordStorageFailure(feed, error: error, report: report, now: now, dryRun: dryRun)
         }
+        return report
+    }
+
+    /// A storage failure is the feed's failure like any other: recorded in the catalog with its
+    /// kind and retried later. A damaged or foreign database is set aside instead.
+    private func recordStorageFailure(
+        _ feed: CatalogFeed, error: PipelineError, report: FeedReport, now: Int64, dryRun: Bool
+    ) -> FeedReport {
+        if case .storage(let storage) = error, storage.kind != .other {
+            var result = setAside(feed, reason: storage.message, now: now, dryRun: dryRun)
+            (result.bytes, result.duration, result.status) = (report.bytes, report.duration, report.status)
+            return result
+        }
+        var result = report
+        result.outcome = .failed(kind: "storage", message: error.description)
+        try? save(FeedTransition.failed(
+            feed, kind: "storage", message: error.description, status: report.status, retryAfter: nil, now: now,
+            configuration: configuration), dryRun: dryRun)
+        return result
+    }
+
+    /// Renames the feed's database out of the way (never deletes it), clears the validators so
+    /// the next run fetches the feed in full into a new file, and records why.
+    private func setAside(_ feed: CatalogFeed, reason: String, now: Int64, dryRun: Bool) -> FeedReport {
+        let path = configuration.feedDatabasePath(feed.feedID)
+        var report = FeedReport(feedID: feed.feedID, url: feed.url, outcome: .unchanged)
+        let message: String
+        if dryRun {
+            message = "\(path) \(reason); would be set aside"
+        } else {
+            do {
+                let moved = try FeedDatabaseFile.setAside(path, at: now)
+                message = "\(path) \(reason); set aside as \((moved as NSString).lastPathComponent), refetched in full next run"
+            } catch {
+                report.outcome = .failed(kind: "storage", message: "\(path) \(reason); could not be set aside: \(error.message)")
+                return report
+            }
+        }
+        report.outcome = .failed(kind: FeedTransition.damagedDatabaseKind, message: message)
+        try? save(FeedTransition.databaseSetAside(feed, message: message, now: now), dryRun: dryRun)
         return report
     }
 
@@ -132,13 +203,13 @@ public final class UpdateRun: Sendable {
         let path = configuration.feedDatabasePath(feed.feedID)
         do {
             if dryRun {
-                let summary = FileManager.default.fileExists(atPath: path)
-                    ? try FeedDatabase(path: path).preview(normalized.entries, now: now)
+                let summary = FeedDatabaseFile.condition(of: path) == .healthy
+                    ? try FeedDatabase(path: path, identity: feed.identity).preview(normalized.entries, now: now)
                     : UpsertSummary(inserted: normalized.entries.count)
                 report.outcome = .wouldUpdate(summary)
                 return
             }
-            let summary = try FeedDatabase(path: path).upsert(normalized.entries, now: now)
+            let summary = try FeedDatabase(path: path, identity: feed.identity).upsert(normalized.entries, now: now)
             report.outcome = .updated(summary)
         } catch {
             throw .storage(error)

@@ -14,8 +14,12 @@ public enum FeedSelection: Sendable, Equatable {
 
 /// The scheduling rules, pure: feeds and a time in, an ordered list out.
 public enum UpdateSchedule {
+    /// - Parameter withoutDatabase: feeds read before whose database is not there (set aside
+    ///   as damaged, or removed by a person): due now, like feeds never updated, whatever
+    ///   their interval, so that their items come back at the next run.
     public static func select(
-        _ feeds: [CatalogFeed], _ selection: FeedSelection, now: Int64, configuration: PipelineConfiguration
+        _ feeds: [CatalogFeed], _ selection: FeedSelection, now: Int64, configuration: PipelineConfiguration,
+        withoutDatabase: Set<Int64> = []
     ) -> [CatalogFeed] {
         switch selection {
         case .feeds(let ids):
@@ -25,9 +29,12 @@ public enum UpdateSchedule {
         case .all:
             return feeds.filter { !$0.state.gone }
         case .due(let limit):
-            let eligible = feeds.filter { isDue($0, now: now, configuration: configuration) }
-            let never = eligible.filter { $0.lastUpdate == nil }.sorted { $0.feedID < $1.feedID }
-            let stale = eligible.filter { $0.lastUpdate != nil }.sorted {
+            let eligible = feeds.filter {
+                isDue($0, now: now, configuration: configuration)
+                    || withoutDatabase.contains($0.feedID) && !$0.state.gone && ($0.state.nextAttempt ?? now) <= now
+            }
+            let never = eligible.filter { $0.lastUpdate == nil || withoutDatabase.contains($0.feedID) }.sorted { $0.feedID < $1.feedID }
+            let stale = eligible.filter { $0.lastUpdate != nil && !withoutDatabase.contains($0.feedID) }.sorted {
                 ($0.lastUpdate ?? 0, $0.feedID) < ($1.lastUpdate ?? 0, $1.feedID)
             }
             let ordered = never + stale

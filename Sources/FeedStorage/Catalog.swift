@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 import GRDB
 
@@ -20,11 +21,16 @@ public struct CatalogOutline: Sendable, Equatable {
 public struct ImportResult: Sendable, Equatable {
     public var added: [CatalogFeed] = []
     public var kept = 0
-    /// URLs listed more than once (each reported once).
+    /// URLs listed more than once, or the same feed as another listed URL once normalised
+    /// (`http://Example.COM:80/feed#x` is `http://example.com/feed`); each reported once.
     public var duplicates: [String] = []
     /// Feeds in the catalog but not in the list: kept, or removed with `prune`.
     public var missing: [CatalogFeed] = []
     public var pruned = false
+    /// Outlines not imported, with the reason (a feed URL that is not http/https).
+    public var rejected: [String] = []
+    /// Databases of pruned feeds that could not be removed, with the reason.
+    public var removalFailures: [String] = []
 }
 
 /// `all_feeds.sqlite`: which feeds exist, their titles and update times (what clients read),
@@ -36,15 +42,50 @@ public final class Catalog: @unchecked Sendable {
     public static let fileName = "all_feeds.sqlite"
 
     public let path: String
+    /// What a read-only copy of the catalog opens: `path`, or an immutable `file:` URI where
+    /// the directory cannot be written (see ``init(readingAt:)``).
+    public let readLocation: String
     private let queue: DatabaseQueue
 
     public init(path: String) throws(StorageError) {
         self.path = path
+        readLocation = path
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
         queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: path, configuration: configuration) }
         try StorageError.wrap(path, "migrating") { try CatalogSchema.migrator().migrate(queue) }
+    }
+
+    /// Opens the catalog for reading, without migrating: what publishing needs. Where the
+    /// directory is writable the connection is an ordinary one that never writes (so closing
+    /// it tidies the WAL files away, which a read-only connection cannot do). In a directory
+    /// Feedmill may not write to (a read-only mount, another user's data), SQLite cannot
+    /// create the WAL index, so the file is opened read-only as immutable: nobody can be
+    /// writing it there.
+    public init(readingAt path: String) throws(StorageError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let directory = (path as NSString).deletingLastPathComponent
+        let writable = access(directory.isEmpty ? "." : directory, W_OK) == 0
+        configuration.readonly = !writable
+        let location = writable ? path : Self.immutableURI(path)
+        readLocation = location
+        queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: location, configuration: configuration) }
+        let migrated = try StorageError.wrap(path, "reading") {
+            try queue.read { db in try CatalogSchema.migrator().hasCompletedMigrations(db) }
+        }
+        guard migrated else {
+            throw StorageError(path: path, message: "the catalog has an older schema: run rss-update once to migrate it")
+        }
+    }
+
+    /// `file:` URI with `immutable=1` (the system SQLite is built with URI file names).
+    static func immutableURI(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))
+        return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
     }
 
     /// Rebuilds the file from its contents (`VACUUM`). Workers record outcomes in the order
@@ -68,21 +109,29 @@ public final class Catalog: @unchecked Sendable {
     }
 
     /// Adds the outlines' URLs not yet in the catalog (new feedids), refreshes the OPML data
-    /// of those already there (feedids kept), and reports the rest.
+    /// of those already there (feedids kept), and reports the rest. URLs are compared as
+    /// ``FeedURLKey`` normalises them and stored as written.
+    ///
+    /// A new feed gets a feedid above every feedid the catalog ever gave (a recorded
+    /// high-water mark, so pruned feeds' ids are not reused) and above every feed database
+    /// file beside the catalog, so no feed can inherit another feed's file.
     public func importOutlines(_ outlines: [CatalogOutline], prune: Bool) throws(StorageError) -> ImportResult {
-        try StorageError.wrap(path, "importing feeds") {
+        let onDisk = FeedDatabaseFile.feedIDs(inDirectory: directory).max() ?? 0
+        return try StorageError.wrap(path, "importing feeds") {
             try queue.write { db -> ImportResult in
                 var result = ImportResult()
                 var seen: Set<String> = []
                 var reported: Set<String> = []
                 let existing = try Row.fetchAll(db, sql: Self.selectFeeds).map(Self.feed)
-                var byURL = Dictionary(existing.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
+                var byKey = Dictionary(existing.map { (FeedURLKey.key($0.url), $0) }, uniquingKeysWith: { first, _ in first })
+                var nextID = max(try Self.highWater(db), existing.map(\.feedID).max() ?? 0, onDisk) + 1
                 for outline in outlines {
-                    guard seen.insert(outline.url).inserted else {
+                    let key = FeedURLKey.key(outline.url)
+                    guard seen.insert(key).inserted else {
                         if reported.insert(outline.url).inserted { result.duplicates.append(outline.url) }
                         continue
                     }
-                    if var feed = byURL[outline.url] {
+                    if var feed = byKey[key] {
                         feed.state.category = outline.category
                         feed.state.opmlTitle = outline.title
                         feed.state.siteLink = feed.state.siteLink ?? outline.siteLink
@@ -90,17 +139,21 @@ public final class Catalog: @unchecked Sendable {
                         try Self.save(feed, db: db)
                         result.kept += 1
                     } else {
-                        try db.execute(sql: "INSERT INTO feeds (url) VALUES (?)", arguments: [outline.url])
-                        var feed = CatalogFeed(feedID: db.lastInsertedRowID, url: outline.url)
+                        try db.execute(sql: "INSERT INTO feeds (feedid, url) VALUES (?, ?)", arguments: [nextID, outline.url])
+                        var feed = CatalogFeed(feedID: nextID, url: outline.url)
+                        nextID += 1
+                        feed.state.originURL = outline.url
                         feed.state.category = outline.category
                         feed.state.opmlTitle = outline.title
                         feed.state.siteLink = outline.siteLink
                         try Self.save(feed, db: db)
-                        byURL[outline.url] = feed
+                        byKey[key] = feed
                         result.added.append(feed)
                     }
                 }
-                for feed in existing where !seen.contains(feed.url) {
+                try db.execute(
+                    sql: "UPDATE feedmill_catalog SET value = MAX(value, ?) WHERE key = 'feedid_high_water'", arguments: [nextID - 1])
+                for feed in existing where !seen.contains(FeedURLKey.key(feed.url)) {
                     result.missing.append(feed)
                     if prune {
                         for table in ["feeds", "about", "last_update", "fetch_state"] {
@@ -128,6 +181,21 @@ public final class Catalog: @unchecked Sendable {
         try StorageError.wrap(path, "reading feeds") {
             try queue.read { db in try Int64.fetchOne(db, sql: "SELECT feedid FROM feeds WHERE url = ?", arguments: [url]) }
         }
+    }
+
+    /// The directory the catalog and the feed databases live in.
+    public var directory: String {
+        let parent = (path as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "." : parent
+    }
+
+    /// The highest feedid ever given; no new feed gets it or any below.
+    public func feedIDHighWater() throws(StorageError) -> Int64 {
+        try StorageError.wrap(path, "reading feeds") { try queue.read { db in try Self.highWater(db) } }
+    }
+
+    private static func highWater(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT value FROM feedmill_catalog WHERE key = 'feedid_high_water'") ?? 0
     }
 
     public func integrityCheck() throws(StorageError) -> String {
@@ -160,14 +228,14 @@ public final class Catalog: @unchecked Sendable {
         let state = feed.state
         try db.execute(
             sql: """
-                INSERT OR REPLACE INTO fetch_state (feedid, site_link, category, opml_title, in_opml, etag, last_modified,
+                INSERT OR REPLACE INTO fetch_state (feedid, origin_url, site_link, category, opml_title, in_opml, etag, last_modified,
                     body_hash, last_status, last_error_kind, last_error, consecutive_errors, last_attempt_unix_time,
                     last_success_unix_time, next_attempt_unix_time, redirect_target, redirect_sightings, gone,
                     hint_interval_seconds, skip_hours, skip_days)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                id, state.siteLink, state.category, state.opmlTitle, state.inOPML, state.etag, state.lastModified,
+                id, state.originURL ?? feed.url, state.siteLink, state.category, state.opmlTitle, state.inOPML, state.etag, state.lastModified,
                 state.bodyHash, state.lastStatus, state.lastErrorKind, state.lastError, state.consecutiveErrors,
                 state.lastAttempt, state.lastSuccess, state.nextAttempt, state.redirectTarget, state.redirectSightings,
                 state.gone, state.hintInterval, state.skipHours.map(String.init).joined(separator: ","),
@@ -185,6 +253,7 @@ public final class Catalog: @unchecked Sendable {
 
     private static func feed(_ row: Row) -> CatalogFeed {
         var state = FetchState()
+        state.originURL = row["origin_url"]
         state.siteLink = row["site_link"]
         state.category = row["category"]
         state.opmlTitle = row["opml_title"]

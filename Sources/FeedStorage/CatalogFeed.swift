@@ -16,10 +16,15 @@ public struct CatalogFeed: Sendable, Equatable {
         self.lastUpdate = lastUpdate
         self.state = state
     }
+
+    /// What the feed's database must be stamped with.
+    public var identity: FeedIdentity { FeedIdentity(feedID: feedID, originURL: state.originURL ?? url) }
 }
 
 /// The pipeline's bookkeeping for one feed (table `fetch_state`).
 public struct FetchState: Sendable, Equatable {
+    /// The URL the catalog first listed the feed under; the feed's database is stamped with it.
+    public var originURL: String?
     public var siteLink: String?
     /// The OPML outline path, `Engineering/Databases`.
     public var category: String?

@@ -40,6 +40,21 @@ enum CatalogSchema {
                     skip_days TEXT)
                 """)
         }
+        migrator.registerMigration("catalog-identity") { db in
+            // The URL each feed was first listed under (stamped into its database, never
+            // changed by redirects), and the highest feedid ever given: feedids are never
+            // reused, even after a prune deleted the rows that held them.
+            if try !db.columns(in: "fetch_state").contains(where: { $0.name == "origin_url" }) {
+                try db.execute(sql: "ALTER TABLE fetch_state ADD COLUMN origin_url TEXT")
+            }
+            try db.execute(sql: """
+                UPDATE fetch_state SET origin_url = (SELECT url FROM feeds WHERE feeds.feedid = fetch_state.feedid)
+                    WHERE origin_url IS NULL;
+                CREATE TABLE IF NOT EXISTS feedmill_catalog (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+                INSERT OR IGNORE INTO feedmill_catalog (key, value)
+                    VALUES ('feedid_high_water', (SELECT IFNULL(MAX(feedid), 0) FROM feeds));
+                """)
+        }
         return migrator
     }
 }

@@ -29,19 +29,46 @@ public final class FeedDatabase {
 
     /// Opens (creating if needed) and migrates the database at `path`. A new file gets the
     /// current schema in one transaction; an existing one is migrated step by step.
-    public init(path: String) throws(StorageError) {
+    ///
+    /// - Parameter identity: the feed the file must belong to. A file stamped for another
+    ///   feed is refused (``StorageError/Kind/foreign``); an unstamped one (new, or written
+    ///   before files were stamped) is stamped. A link, a garbage or a cut-short file is
+    ///   refused (``StorageError/Kind/damaged``) before SQLite opens it.
+    public init(path: String, identity: FeedIdentity? = nil) throws(StorageError) {
         self.path = path
+        let condition = FeedDatabaseFile.condition(of: path)
+        if case .unusable(let reason) = condition {
+            throw StorageError(path: path, message: reason, kind: .damaged)
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        let isNew = !FileManager.default.fileExists(atPath: path)
         queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: path, configuration: configuration) }
-        if isNew {
-            try StorageError.wrap(path, "creating") { try queue.write { db in try FeedDatabaseSchema.createCurrent(db) } }
+        if condition == .missing || condition == .empty {
+            try StorageError.wrap(path, "creating") {
+                try queue.write { db in
+                    try FeedDatabaseSchema.createCurrent(db)
+                    if let identity { try identity.stamp(db) }
+                }
+            }
+            return
         }
         try StorageError.wrap(path, "migrating") { try FeedDatabaseSchema.migrator().migrate(queue) }
+        if let identity { try check(identity) }
     }
 
-    public static func fileName(feedID: Int64) -> String { "feed_\(feedID).sqlite" }
+    public static func fileName(feedID: Int64) -> String { FeedDatabaseFile.fileName(feedID: feedID) }
+
+    /// Refuses a file stamped for another feed; stamps one that has no stamp yet.
+    private func check(_ identity: FeedIdentity) throws(StorageError) {
+        let stamped = try StorageError.wrap(path, "reading its identity") {
+            try queue.read { db in try FeedIdentity.read(db) }
+        }
+        guard stamped != nil else {
+            try StorageError.wrap(path, "stamping its identity") { try queue.write { db in try identity.stamp(db) } }
+            return
+        }
+        if let mismatch = Self.mismatch(at: path, for: identity) { throw mismatch }
+    }
 
     /// Inserts new entries and rewrites changed ones in one transaction; entries that dropped
     /// off the feed are kept. `now` is the first-seen time of new entries, and their pubdate
@@ -71,6 +98,34 @@ public final class FeedDatabase {
 
     public func itemCount() throws(StorageError) -> Int {
         try StorageError.wrap(path, "counting items") { try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0 } }
+    }
+
+    /// The feed the file at `path` is stamped for, read without writing anything (no
+    /// migration): `nil` for a file written before files were stamped.
+    public static func stampedIdentity(at path: String) throws(StorageError) -> FeedIdentity? {
+        try StorageError.wrap(path, "reading its identity") {
+            let queue = try DatabaseQueue(path: path, configuration: Snapshot.readOnly)
+            return try queue.read { db in try db.tableExists("feedmill_feed") ? try FeedIdentity.read(db) : nil }
+        }
+    }
+
+    /// Why the file at `path` must not be used as `identity`'s database, if it must not: it is
+    /// stamped for another feed, or cannot be read at all.
+    public static func mismatch(at path: String, for identity: FeedIdentity) -> StorageError? {
+        do {
+            guard let stamped = try stampedIdentity(at: path), stamped != identity else { return nil }
+            return StorageError(
+                path: path,
+                message: "belongs to feed \(stamped.feedID) (\(stamped.originURL)), not to feed \(identity.feedID) (\(identity.originURL))",
+                kind: .foreign)
+        } catch {
+            return error.kind == .other ? nil : error
+        }
+    }
+
+    /// The feed the file is stamped for, if it is.
+    public func identity() throws(StorageError) -> FeedIdentity? {
+        try StorageError.wrap(path, "reading its identity") { try queue.read { db in try FeedIdentity.read(db) } }
     }
 
     /// `PRAGMA integrity_check`'s answer (`ok` when healthy).

@@ -51,6 +51,11 @@ enum FeedDatabaseSchema {
         steps.append(("items-change-seq-index", { db in
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS items_change_seq ON items(change_seq)")
         }))
+        // Which feed the file belongs to (one row), checked on every open so that a file left
+        // behind by a lost catalog or copied in by hand is never given to another feed.
+        steps.append(("feed-identity", { db in
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS feedmill_feed (feedid INTEGER NOT NULL, origin_url TEXT NOT NULL)")
+        }))
         return steps
     }()
 

@@ -1,12 +1,26 @@
+import GRDB
+
 /// Why a database could not be opened, migrated or written. One line a person understands,
 /// with the file it concerns.
 public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// What the pipeline does about it: a damaged or foreign feed database is set aside and
+    /// its feed refetched; anything else is reported and retried as it is.
+    public enum Kind: String, Sendable, Equatable {
+        /// Not a usable SQLite file: garbage, cut short, corrupt, a link, not a regular file.
+        case damaged
+        /// A healthy database that belongs to another feed or catalog.
+        case foreign
+        case other
+    }
+
     public var path: String
     public var message: String
+    public var kind: Kind
 
-    public init(path: String, message: String) {
+    public init(path: String, message: String, kind: Kind = .other) {
         self.path = path
         self.message = message
+        self.kind = kind
     }
 
     public var description: String { "\(path): \(message)" }
@@ -16,6 +30,8 @@ public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable 
             return try body()
         } catch let error as StorageError {
             throw error
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            throw StorageError(path: path, message: "\(action) failed: the file is damaged (\(error.message ?? "\(error)"))", kind: .damaged)
         } catch {
             throw StorageError(path: path, message: "\(action) failed: \(error)")
         }

@@ -51,6 +51,7 @@ struct CreateCommand: ParsableCommand {
             }
             let lock = try RunLock(directory: configuration.dataDirectory)
             defer { withExtendedLifetime(lock) {} }
+            try CatalogGuard.refuseLostCatalog(configuration)
             let catalog: Catalog
             do {
                 catalog = try Catalog(path: configuration.catalogPath)
@@ -61,11 +62,6 @@ struct CreateCommand: ParsableCommand {
             let report = try CreateRun(configuration: configuration, catalog: catalog).run(feedList: feedList, prune: prune) {
                 FeedLog.log($0, to: context.logger)
                 progress.update($0, done: $1, total: $2)
-            }
-            if prune {
-                for feed in report.importResult.missing {
-                    try? FileManager.default.removeItem(atPath: configuration.feedDatabasePath(feed.feedID))
-                }
             }
             context.summary(RunSummary.render(report.importResult, source: feedList))
             context.summary(RunSummary.render(report.update, command: "rss-create"))

@@ -17,8 +17,10 @@ struct PublishCommand: ParsableCommand {
             files stay until the next one. Only changed databases are rewritten; a run with \
             nothing new writes nothing. Safe to run while rss-update writes.
 
-            Exit status: 0 done; 64 usage or configuration error; 70 fatal error; 75 another \
-            rss-publish holds the output directory.
+            Exit status: 0 done; 1 some feed databases could not be read (the others were \
+            published; those keep their last good snapshot); 64 usage or configuration error \
+            (the output directory overlaps the data directory, for one); 70 fatal error; 75 \
+            another rss-publish holds the output directory.
             """)
 
     @Option(help: ArgumentHelp(Setting.publishDirectory.summary + Setting.publishDirectory.helpSuffix, valueName: "dir"))
@@ -72,6 +74,14 @@ struct PublishCommand: ParsableCommand {
         publish.full = full
         publish.siteURL = settings.string(.siteURL)
         publish.title = settings.string(.title) ?? "Feedmill"
+        do {
+            try PublishRun.refuseOverlap(output: out, data: pipeline.dataDirectory)
+            try CatalogGuard.refuseLostCatalog(pipeline)
+        } catch {
+            context.fail(error.description)
+            context.writeMetrics(report: nil, exitCode: error.exitCode, now: pipeline.clock())
+            throw ExitCode(error.exitCode)
+        }
         guard FileManager.default.fileExists(atPath: pipeline.catalogPath) else {
             context.fail("no catalog at \(pipeline.catalogPath): run rss-create first")
             context.writeMetrics(report: nil, exitCode: ExitStatus.fatal, now: pipeline.clock())
@@ -80,12 +90,16 @@ struct PublishCommand: ParsableCommand {
         do {
             let catalog: Catalog
             do {
-                catalog = try Catalog(path: pipeline.catalogPath)
+                catalog = try Catalog(readingAt: pipeline.catalogPath)
             } catch {
                 throw PipelineError.storage(error)
             }
+            try CatalogGuard.refuseEmptyCatalog(catalog, pipeline)
             let report = try PublishRun(pipeline: pipeline, configuration: publish, catalog: catalog).run(only: feeds.isEmpty ? nil : feeds)
-            context.writeMetrics(report: nil, exitCode: ExitStatus.success, now: pipeline.clock())
+            context.writeMetrics(report: nil, exitCode: report.exitCode, now: pipeline.clock())
+            for failure in report.failures {
+                context.fail("feed \(failure.feedID) not published (its last good snapshot is kept): \(failure.message)")
+            }
             if context.quiet {
             } else if report.unchanged {
                 print("rss-publish: nothing changed since generation \(report.generation); nothing written")
@@ -93,6 +107,7 @@ struct PublishCommand: ParsableCommand {
                 print("rss-publish: generation \(report.generation) in \(String(format: "%.2f", report.duration)) s: \(report.feedsWritten) feed database(s) written, \(report.feedsUnchanged) unchanged, \(report.deltasWritten) delta(s); \(report.filesWritten) files, \(report.bytesWritten) bytes; \(report.filesRemoved) old file(s) removed")
                 print("  clients read \(out)/manifest.json; people read \(out)/index.html")
             }
+            if report.exitCode != 0 { throw ExitCode(report.exitCode) }
         } catch let error as PipelineError {
             context.fail(error.description)
             context.writeMetrics(report: nil, exitCode: error.exitCode, now: pipeline.clock())

@@ -62,6 +62,13 @@ struct UpdateCommand: ParsableCommand {
         var configuration = try context.pipelineConfiguration(options)
         configuration.staleAfter = try context.check { () throws(SettingsError) in try context.settings.seconds(.staleAfter) ?? 3600 }
         let catalogPath = configuration.catalogPath
+        do {
+            try CatalogGuard.refuseLostCatalog(configuration)
+        } catch {
+            context.fail(error.description)
+            context.writeMetrics(report: nil, exitCode: error.exitCode, now: configuration.clock())
+            throw ExitCode(error.exitCode)
+        }
         guard FileManager.default.fileExists(atPath: catalogPath) else {
             context.fail("no catalog at \(catalogPath): run rss-create first")
             context.writeMetrics(report: nil, exitCode: ExitStatus.fatal, now: configuration.clock())
@@ -78,6 +85,7 @@ struct UpdateCommand: ParsableCommand {
             } catch {
                 throw PipelineError.storage(error)
             }
+            try CatalogGuard.refuseEmptyCatalog(catalog, configuration)
             let selection: FeedSelection = !feeds.isEmpty ? .feeds(feeds) : (all ? .all : .due(limit: limit))
             let progress = ProgressBar(console: context.console, enabled: !context.quiet)
             let report = try UpdateRun(configuration: configuration, catalog: catalog).run(selection, dryRun: dryRun) {

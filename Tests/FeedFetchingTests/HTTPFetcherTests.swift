@@ -59,6 +59,15 @@ struct HTTPFetcherTests {
         #expect(request.headers["if-none-match"] == nil)
     }
 
+    @Test func aHugeResponseHeaderIsReportedAsTooLargeNotOutOfMemory() throws {
+        let server = try TestHTTPServer { _ in
+            .init(headers: [("Content-Type", "application/rss+xml"), ("X-Padding", String(repeating: "a", count: 1 << 20))], body: Array("<rss/>".utf8))
+        }
+        let error = fetchError { _ = try fetcher.fetch(server.baseURL + "/feed") }
+        #expect(error?.kind == .tooLarge)
+        #expect(error?.message.contains("response headers too large") == true, "\(String(describing: error))")
+    }
+
     @Test func theContactURLIsInTheUserAgent() throws {
         let server = try TestHTTPServer { _ in .init(body: Array("<rss/>".utf8)) }
         let configured = HTTPFetcher(configuration: localConfiguration { $0.contactURL = "https://ops.example/feedmill" })

@@ -183,13 +183,14 @@ struct UpdateRunTests {
         #expect(harness.fileBytes(harness.databasePath(1)) == database)
     }
 
-    @Test func relativeURLsInALocalListResolveAgainstItsLocation() throws {
+    @Test func relativeURLsInALocalListAreRefusedWithAReasonNotStoredAsFileURLs() throws {
         let harness = try Harness()
         let path = try harness.directory.write("list.opml", "<opml><body><outline xmlUrl=\"feeds/a.xml\"/><outline xmlUrl=\"https://x.example/b\"/></body></opml>")
         let create = CreateRun(configuration: harness.configuration, catalog: harness.catalog)
-        _ = try create.run(feedList: path, prune: false)
+        let report = try create.run(feedList: path, prune: false)
         let urls = try harness.catalog.feeds().map(\.url)
-        #expect(urls == ["file://" + harness.directory.url.path + "/feeds/a.xml", "https://x.example/b"])
+        #expect(urls == ["https://x.example/b"])
+        #expect(report.importResult.rejected == ["feeds/a.xml: a feed URL must be an absolute http or https URL"])
     }
 
     @Test func anotherRunHoldingTheLockIsReportedAtOnce() throws {

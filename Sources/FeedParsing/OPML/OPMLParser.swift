@@ -1,4 +1,5 @@
 import CLibXML2
+import Foundation
 
 /// One feed listed in an OPML file.
 public struct OPMLOutline: Sendable, Equatable {
@@ -21,10 +22,15 @@ public struct OPMLOutline: Sendable, Equatable {
 /// Why an OPML file could not be read.
 public enum OPMLError: Error, Equatable, CustomStringConvertible {
     case notOPML(found: String)
+    /// libxml2 gave up part-way (nesting deeper than its limit of 256 levels, for one): what
+    /// follows that line was never read, so importing the rest would silently drop feeds.
+    case stopped(line: Int, reason: String)
 
     public var description: String {
         switch self {
         case .notOPML(let found): return "not an OPML file: found \(found)"
+        case .stopped(let line, let reason):
+            return "could not be read past line \(line) (\(reason)); nothing was imported, so no feed is silently dropped"
         }
     }
 }
@@ -38,15 +44,24 @@ public enum OPMLParser {
         let document = LexicalRepair.rewrite(decoded.utf8) ?? decoded.utf8
         let options = XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
             | XML_PARSE_NOWARNING.rawValue | XML_PARSE_IGNORE_ENC.rawValue
+        guard let context = xmlNewParserCtxt() else { throw .notOPML(found: "no XML document") }
+        defer { xmlFreeParserCtxt(context) }
         let tree = document.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { base in
                 UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    xmlReadMemory($0, Int32(buffer.count), nil, "UTF-8", Int32(options))
+                    xmlCtxtReadMemory(context, $0, Int32(buffer.count), nil, "UTF-8", Int32(options))
                 }
             } ?? nil
         }
         guard let tree else { throw .notOPML(found: "no XML document") }
         defer { xmlFreeDoc(tree) }
+        // In recover mode libxml2 carries on after ordinary errors; it disables its callbacks
+        // only when it halts (too deep, out of memory), leaving the rest of the file unread.
+        if context.pointee.disableSAX != 0 {
+            let error = context.pointee.lastError
+            let reason = error.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "XML error \(error.code)"
+            throw .stopped(line: Int(error.line), reason: reason)
+        }
         guard let root = xmlDocGetRootElement(tree), name(root) == "opml" else {
             let found = xmlDocGetRootElement(tree).map { "<\(name($0))>" } ?? "no root element"
             throw .notOPML(found: found)

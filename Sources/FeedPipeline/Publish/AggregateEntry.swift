@@ -1,3 +1,4 @@
+import FeedModel
 import FeedStorage
 import GRDB
 
@@ -82,8 +83,7 @@ enum Markup {
             case "\"": output += "&quot;"
             default:
                 // Characters XML 1.0 forbids are dropped rather than making the document invalid.
-                if scalar.value < 0x20, scalar != "\n", scalar != "\t", scalar != "\r" { continue }
-                output.unicodeScalars.append(scalar)
+                if XMLCharacters.isAllowed(scalar) { output.unicodeScalars.append(scalar) }
             }
         }
         return output

@@ -1,4 +1,5 @@
 import FeedModel
+import FeedNormalization
 
 /// `atom.xml`: a valid Atom 1.0 feed of the newest entries across all feeds, each with a
 /// `<source>` naming the feed it came from, as Planet aggregators publish.
@@ -15,7 +16,7 @@ enum AtomWriter {
             "  <author><name>\(Markup.escape(title))</name></author>",
             "  <generator uri=\"https://github.com/feedmill/feedmill\">Feedmill</generator>",
         ]
-        if let siteURL {
+        if let siteURL = siteURL.flatMap(WebLink.checked) {
             lines.append("  <link rel=\"self\" type=\"application/atom+xml\" href=\"\(Markup.escape(siteURL))atom.xml\"/>")
             lines.append("  <link rel=\"alternate\" type=\"text/html\" href=\"\(Markup.escape(siteURL))\"/>")
         }
@@ -23,7 +24,7 @@ enum AtomWriter {
             lines.append("  <entry>")
             lines.append("    <id>\(Markup.escape(atomID(entry)))</id>")
             lines.append("    <title type=\"text\">\(Markup.escape(entry.title.isEmpty ? "(untitled)" : entry.title))</title>")
-            if let permalink = entry.permalink {
+            if let permalink = entry.permalink.flatMap(WebLink.checked) {
                 lines.append("    <link rel=\"alternate\" type=\"text/html\" href=\"\(Markup.escape(permalink))\"/>")
             }
             if !entry.undated { lines.append("    <published>\(RFC3339.format(entry.published))</published>") }
@@ -31,10 +32,13 @@ enum AtomWriter {
             if let author = entry.author { lines.append("    <author><name>\(Markup.escape(author))</name></author>") }
             lines.append("    <content type=\"html\">\(Markup.escape(entry.summary))</content>")
             lines.append("    <source>")
-            lines.append("      <id>\(Markup.escape(entry.feedURL))</id>")
+            let feedURL = WebLink.checked(entry.feedURL)
+            lines.append("      <id>\(Markup.escape(feedURL ?? "urn:feedmill:feed:\(entry.feedID)"))</id>")
             lines.append("      <title>\(Markup.escape(entry.feedTitle))</title>")
-            if let site = entry.siteLink { lines.append("      <link rel=\"alternate\" type=\"text/html\" href=\"\(Markup.escape(site))\"/>") }
-            lines.append("      <link rel=\"self\" href=\"\(Markup.escape(entry.feedURL))\"/>")
+            if let site = entry.siteLink.flatMap(WebLink.checked) {
+                lines.append("      <link rel=\"alternate\" type=\"text/html\" href=\"\(Markup.escape(site))\"/>")
+            }
+            if let feedURL { lines.append("      <link rel=\"self\" href=\"\(Markup.escape(feedURL))\"/>") }
             lines.append("    </source>")
             lines.append("  </entry>")
         }

@@ -37,7 +37,7 @@ enum IndexPage {
             """
         for entry in entries {
             let heading = Markup.escape(entry.title.isEmpty ? "(untitled)" : entry.title)
-            let link = entry.permalink.map { "<a href=\"\(Markup.escape($0))\">\(heading)</a>" } ?? "<strong>\(heading)</strong>"
+            let link = entry.permalink.flatMap(WebLink.checked).map { "<a href=\"\(Markup.escape($0))\">\(heading)</a>" } ?? "<strong>\(heading)</strong>"
             let date = (entry.undated ? "first seen " : "") + RFC3339.format(entry.published).prefix(10)
             let byline = [Markup.escape(entry.feedTitle), entry.author.map(Markup.escape), date]
                 .compactMap { $0 }.joined(separator: " · ")
@@ -53,7 +53,7 @@ enum IndexPage {
             """
         for feed in feeds {
             let name = Markup.escape(feed.title.flatMap { $0.isEmpty ? nil : $0 } ?? feed.state.opmlTitle ?? feed.url)
-            let cell = feed.state.siteLink.map { "<a href=\"\(Markup.escape($0))\">\(name)</a>" } ?? name
+            let cell = feed.state.siteLink.flatMap(WebLink.checked).map { "<a href=\"\(Markup.escape($0))\">\(name)</a>" } ?? name
             let updated = feed.state.lastSuccess.map { RFC3339.format($0).replacingOccurrences(of: "T", with: " ") } ?? "never"
             let status: String
             if feed.state.gone {

@@ -9,6 +9,15 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// The aggregated Atom feed and page, relative to the manifest.
     public var atom: String?
     public var index: String?
+    /// Files earlier publications wrote that this one no longer names, still on disk until
+    /// the next publication removes them (a client may still be downloading one). The
+    /// publisher's record of what it may delete; clients ignore it.
+    public var retiredFiles: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case generation, catalog, feeds, atom, index
+        case retiredFiles = "retired_files"
+    }
 
     public init(generation: Int = 0, catalog: PublishedCatalog? = nil, feeds: [PublishedFeed] = []) {
         self.generation = generation

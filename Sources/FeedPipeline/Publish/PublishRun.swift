@@ -28,8 +28,18 @@ public struct PublishReport: Sendable, Equatable {
     public var bytesWritten: Int
     public var filesRemoved: Int
     public var duration: Double
+    /// Feeds whose database could not be read: each keeps its last good snapshot.
+    public var failures: [PublishFailure] = []
     /// Nothing changed: nothing was written at all.
     public var unchanged: Bool { filesWritten == 0 }
+    /// 0, or 1 when some feeds could not be published (the others were).
+    public var exitCode: Int32 { failures.isEmpty ? ExitStatus.success : ExitStatus.someFeedsFailed }
+}
+
+/// One feed that could not be published this time, and why.
+public struct PublishFailure: Sendable, Equatable {
+    public var feedID: Int64
+    public var message: String
 }
 
 /// The publish step: client copies of the catalog and of each feed database, deltas, the
@@ -50,10 +60,17 @@ public struct PublishRun: Sendable {
 
     public static let manifestName = "manifest.json"
 
+    /// Refuses an output directory that is, contains or lies inside the data directory
+    /// (symbolic links resolved): checked before anything is opened or written.
+    public static func refuseOverlap(output: String, data: String) throws(PipelineError) {
+        try DirectoryOverlap.refuse(output: output, data: data)
+    }
+
     /// - Parameter only: publish just these feeds (and the catalog); others are carried over.
     public func run(only: [Int64]? = nil) throws(PipelineError) -> PublishReport {
         let started = ContinuousClock.now
         let out = configuration.outputDirectory
+        try DirectoryOverlap.refuse(output: out, data: pipeline.dataDirectory)
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
@@ -77,23 +94,40 @@ public struct PublishRun: Sendable {
         for feed in feeds {
             let source = pipeline.feedDatabasePath(feed.feedID)
             let earlier = previousByID[feed.feedID]
-            guard FileManager.default.fileExists(atPath: source) else { continue }
+            let condition = FeedDatabaseFile.condition(of: source)
+            guard condition != .missing else { continue }
             if let selected, !selected.contains(feed.feedID) {
                 if let earlier { next.feeds.append(earlier) }
                 continue
             }
-            var published = try publishFeed(feed, source: source, earlier: earlier, report: &report)
-            published.lastUpdate = feed.lastUpdate
-            next.feeds.append(published)
+            do throws(PipelineError) {
+                switch condition {
+                case .unusable(let reason): throw .storage(StorageError(path: source, message: reason, kind: .damaged))
+                case .empty: throw .storage(StorageError(path: source, message: "is empty (0 bytes)", kind: .damaged))
+                default: break
+                }
+                // Clients must never get one feed's items under another's feedid.
+                if let mismatch = FeedDatabase.mismatch(at: source, for: feed.identity) { throw .storage(mismatch) }
+                var published = try publishFeed(feed, source: source, earlier: earlier, report: &report)
+                published.lastUpdate = feed.lastUpdate
+                next.feeds.append(published)
+            } catch {
+                // One bad database must not stop the others: this feed keeps its last good
+                // snapshot (if it still exists) and the run says which feed and why.
+                report.failures.append(PublishFailure(feedID: feed.feedID, message: error.description))
+                if let earlier, FileManager.default.fileExists(atPath: out + "/" + earlier.file) { next.feeds.append(earlier) }
+            }
         }
         next.catalog = try publishCatalog(previous: previous.catalog, report: &report)
         let changed = report.filesWritten > 0 || next.feeds.map(\.feedID) != previous.feeds.map(\.feedID)
         if changed || previous.atom == nil {
             try writeAggregates(feeds: feeds, manifest: &next, report: &report)
             next.generation = previous.generation + 1
+            let retirement = PublishedFiles.retire(previous: previous, next: next, in: out)
+            next.retiredFiles = retirement.retired.isEmpty ? nil : retirement.retired
             try write(next, report: &report)
             report.generation = next.generation
-            report.filesRemoved = removeUnreferenced(keeping: next.files.union(previous.servedFiles))
+            report.filesRemoved = PublishedFiles.remove(retirement.removeNow, in: out)
         }
         let elapsed = ContinuousClock.now - started
         report.duration = elapsed.inSeconds
@@ -166,7 +200,7 @@ public struct PublishRun: Sendable {
         let out = configuration.outputDirectory
         let fingerprint: String
         do {
-            fingerprint = try Snapshot.catalogFingerprint(catalog.path)
+            fingerprint = try Snapshot.catalogFingerprint(catalog.readLocation)
         } catch {
             throw .storage(error)
         }
@@ -178,7 +212,7 @@ public struct PublishRun: Sendable {
         let version = (previous?.version ?? 0) + 1
         let file = "all_feeds.v\(version).sqlite"
         do {
-            let snapshot = try Snapshot.writeCatalog(from: catalog.path, to: out + "/" + file)
+            let snapshot = try Snapshot.writeCatalog(from: catalog.readLocation, to: out + "/" + file)
             report.filesWritten += 1
             report.bytesWritten += snapshot.size
             return PublishedCatalog(
@@ -244,22 +278,5 @@ public struct PublishRun: Sendable {
         } catch {
             throw .storage(StorageError(path: path, message: "unreadable manifest: \(error)"))
         }
-    }
-
-    /// Removes Feedmill's own files that neither this manifest names nor the previous one
-    /// served (a download of the previous publication may still be in progress).
-    private func removeUnreferenced(keeping referenced: Set<String>) -> Int {
-        let out = configuration.outputDirectory
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
-        var removed = 0
-        for name in names where Self.isOwnFile(name) && !referenced.contains(name) {
-            if (try? FileManager.default.removeItem(atPath: out + "/" + name)) != nil { removed += 1 }
-        }
-        return removed
-    }
-
-    static func isOwnFile(_ name: String) -> Bool {
-        (name.hasPrefix("feed_") || name.hasPrefix("all_feeds.v")) && (name.hasSuffix(".sqlite") || name.hasSuffix(".delta.json"))
-            || name.contains(".tmp-")
     }
 }

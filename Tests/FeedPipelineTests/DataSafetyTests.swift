@@ -1,0 +1,405 @@
+import FeedModel
+import FeedPipeline
+import FeedStorage
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
+/// A data directory made by the real binaries from a feed farm on 127.0.0.1, and a publish
+/// directory beside it.
+struct BinaryRun {
+    let create = Executable(name: "rss-create")
+    let update = Executable(name: "rss-update")
+    let publish = Executable(name: "rss-publish")
+    let server: TestHTTPServer
+    let root: TemporaryDirectory
+    var data: String { root.url.path + "/data" }
+    var out: String { root.url.path + "/publish" }
+    var options: [String] { ["--data-dir", data, "--allow-private-networks", "--concurrency", "2"] }
+
+    init(feeds: Int, items: Int = 3) throws {
+        server = try feedFarm(count: feeds, items: items, delay: 0)
+        root = try TemporaryDirectory()
+    }
+
+    func createAll() throws -> (status: Int32, stdout: String, stderr: String) {
+        try create.runCapturing(["--opml", server.baseURL + "/list.opml"] + options)
+    }
+
+    func updateAll() throws -> (status: Int32, stdout: String, stderr: String) {
+        try update.runCapturing(["--all"] + options)
+    }
+
+    func publishAll(into directory: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        try publish.runCapturing(["--data-dir", data, "--out", directory ?? out])
+    }
+
+    func itemCount(_ feed: Int) throws -> Int {
+        Int(try sqlite(data + "/feed_\(feed).sqlite", "SELECT COUNT(*) FROM items").first?.first??.description ?? "") ?? -1
+    }
+
+    /// Every file under `directory` with its size, links as `-> target`: what must not change.
+    func listing(_ directory: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            let path = directory + "/" + name
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                result[name] = "-> " + target
+            } else {
+                result[name] = "\((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1)"
+            }
+        }
+        return result
+    }
+}
+
+@Suite("Lose nothing, let nothing in", .serialized)
+struct DataSafetyTests {
+    // MARK: Publishing never deletes what it did not write
+
+    @Test(arguments: ["same", "inside", "contains", "symlink"])
+    func publishingIntoTheDataDirectoryIsRefusedAndDeletesNothing(layout: String) throws {
+        let run = try BinaryRun(feeds: 3)
+        #expect(try run.createAll().status == 0)
+        let before = try run.listing(run.data)
+        var data = run.data
+        let out: String
+        switch layout {
+        case "same": out = run.data
+        case "inside": out = run.data + "/publish"
+        case "contains":
+            // The data directory inside the output directory.
+            out = run.root.url.path
+        default:
+            out = run.root.url.path + "/link-to-data"
+            try FileManager.default.createSymbolicLink(atPath: out, withDestinationPath: run.data)
+            data = run.data + "/."
+        }
+        let result = try run.publish.runCapturing(["--data-dir", data, "--out", out])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("refusing to publish into"), "\(result.stderr)")
+        let after = try run.listing(run.data)
+        #expect(after == before, "nothing in the data directory changed: \(after) \(before)")
+        #expect(try run.itemCount(1) == 3)
+    }
+
+    @Test func thePublisherRemovesOnlyFilesItWroteItself() throws {
+        let run = try BinaryRun(feeds: 2)
+        #expect(try run.createAll().status == 0)
+        try FileManager.default.createDirectory(atPath: run.out + "/feed_97.notes.sqlite", withIntermediateDirectories: true)
+        _ = try TemporaryDirectory.writeFile(run.out + "/feed_97.notes.sqlite/notes.txt", "mine")
+        let userFiles = ["my.tmp-notes.txt", "feed_5.v1.sqlite", "feed_1.v1-v9.delta.json", "all_feeds.v77.sqlite", "notes.tmp-12"]
+        for name in userFiles { _ = try TemporaryDirectory.writeFile(run.out + "/" + name, "a user's file") }
+        // A temporary file of a publisher killed mid-write: the publisher's own, so it goes.
+        _ = try TemporaryDirectory.writeFile(run.out + "/feed_2.v1.sqlite.tmp-99999", "half a snapshot")
+
+        // Six generations, each changing feed 1, so that old versions and deltas are retired
+        // (three earlier versions are kept).
+        for round in 0..<6 {
+            if round > 0 {
+                try FeedDatabase(path: run.data + "/feed_1.sqlite").upsert([entry("extra-\(round)")], now: 5_000)
+            }
+            let result = try run.publishAll()
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: run.out))
+        for name in userFiles { #expect(names.contains(name), "\(name) is not the publisher's and stays") }
+        #expect(FileManager.default.fileExists(atPath: run.out + "/feed_97.notes.sqlite/notes.txt"))
+        #expect(!names.contains("feed_2.v1.sqlite.tmp-99999"), "its own stale temporary file is removed")
+        for old in ["feed_1.v1.sqlite", "feed_1.v2.sqlite", "feed_1.v1-v2.delta.json", "feed_1.v1-v4.delta.json", "feed_1.v2-v4.delta.json"] {
+            #expect(!names.contains(old), "its own old \(old) goes, once no client can be reading it")
+        }
+        for kept in ["feed_1.v3.sqlite", "feed_1.v6.sqlite", "feed_1.v3-v6.delta.json"] { #expect(names.contains(kept), "\(kept)") }
+    }
+
+    // MARK: A lost catalog never merges feeds
+
+    @Test(arguments: ["deleted", "emptied"])
+    func aLostCatalogBesideFeedDatabasesIsAnErrorNotAFreshStart(damage: String) throws {
+        let run = try BinaryRun(feeds: 3)
+        #expect(try run.createAll().status == 0)
+        let catalog = run.data + "/all_feeds.sqlite"
+        if damage == "deleted" {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: catalog + suffix) }
+        } else {
+            try Data().write(to: URL(fileURLWithPath: catalog))
+        }
+        let before = try run.listing(run.data)
+        for (name, result) in [
+            ("rss-create", try run.createAll()), ("rss-update", try run.updateAll()), ("rss-publish", try run.publishAll()),
+        ] {
+            #expect(result.status == 70, "\(name): \(result.stderr)")
+            #expect(result.stderr.contains("is missing or empty, but 3 feed database(s) are beside it"), "\(name): \(result.stderr)")
+            #expect(result.stderr.contains("Restore all_feeds.sqlite from a backup"))
+        }
+        #expect(try run.listing(run.data) == before, "nothing was created, adopted or removed")
+        #expect(!FileManager.default.fileExists(atPath: run.out + "/manifest.json"))
+    }
+
+    @Test func aCatalogWithNoFeedsBesideFeedDatabasesDoesNotReportSuccess() throws {
+        let run = try BinaryRun(feeds: 2)
+        #expect(try run.createAll().status == 0)
+        let catalog = try Catalog(path: run.data + "/all_feeds.sqlite")
+        _ = try catalog.importOutlines([], prune: true)
+        // Prune removes rows; the files stay only if their removal failed or was interrupted.
+        #expect(try run.updateAll().status == 70)
+        #expect(try run.publishAll().status == 70)
+    }
+
+    @Test func feedidsAreNeverReusedAfterAPruneOrBesideLeftoverFiles() throws {
+        let harness = try Harness()
+        #expect(try harness.add(["https://a.example/f", "https://b.example/f", "https://c.example/f"]) == [1, 2, 3])
+        _ = try harness.catalog.importOutlines([CatalogOutline(url: "https://a.example/f")], prune: true)
+        #expect(try harness.add(["https://d.example/f"]) == [4], "2 and 3 were given once and never again")
+        // A file the catalog does not know (a prune killed before removing it, a restored backup).
+        _ = try TemporaryDirectory.writeFile(harness.directory.url.path + "/feed_9.sqlite.set-aside-1", "x")
+        #expect(try harness.add(["https://e.example/f"]) == [10])
+        #expect(try harness.catalog.feedIDHighWater() == 10)
+    }
+
+    @Test func aPruneRemovesTheDatabasesOfPrunedFeedsAndSaysWhatItCouldNotRemove() throws {
+        let run = try BinaryRun(feeds: 3)
+        #expect(try run.createAll().status == 0)
+        let list = try run.root.write("two.opml", "<opml><body><outline xmlUrl=\"\(run.server.baseURL)/feed/0.xml\"/><outline xmlUrl=\"\(run.server.baseURL)/feed/1.xml\"/></body></opml>")
+        let result = try run.create.runCapturing(["--opml", list, "--prune"] + run.options)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("not in the list any more, removed: #3"))
+        #expect(!FileManager.default.fileExists(atPath: run.data + "/feed_3.sqlite"))
+        #expect(FileManager.default.fileExists(atPath: run.data + "/feed_1.sqlite"))
+    }
+
+    @Test func aDatabaseStampedForAnotherFeedIsNeverAdopted() throws {
+        let harness = try Harness()
+        let path = harness.directory.url.path + "/feed_1.sqlite"
+        let a = FeedIdentity(feedID: 1, originURL: "https://a.example/f")
+        try FeedDatabase(path: path, identity: a).upsert([entry("a-1")], now: 1)
+        #expect(throws: StorageError.self) { try FeedDatabase(path: path, identity: FeedIdentity(feedID: 1, originURL: "https://b.example/f")) }
+        do {
+            _ = try FeedDatabase(path: path, identity: FeedIdentity(feedID: 2, originURL: a.originURL))
+            Issue.record("a file stamped for feed 1 was opened as feed 2")
+        } catch {
+            #expect(error.kind == .foreign)
+            #expect(error.message.contains("belongs to feed 1 (https://a.example/f), not to feed 2"))
+        }
+        #expect(try FeedDatabase(path: path, identity: a).itemCount() == 1)
+    }
+
+    @Test func aFeedDatabaseCopiedOntoAnotherFeedIsSetAsideAndTheFeedGetsOnlyItsOwnItems() throws {
+        let server = try feedFarm(count: 2, items: 3, delay: 0)
+        let harness = try Harness()
+        try harness.add([server.baseURL + "/feed/0.xml", server.baseURL + "/feed/1.xml"])
+        _ = try harness.update()
+        try FileManager.default.removeItem(atPath: harness.databasePath(2))
+        try FileManager.default.copyItem(atPath: harness.databasePath(1), toPath: harness.databasePath(2))
+        let first = try harness.update(.all)
+        let report = try #require(first.feeds.first { $0.feedID == 2 }, "\(first.feeds)")
+        guard case .failed(let kind, let message) = report.outcome else { Issue.record("\(report.outcome)"); return }
+        #expect(kind == "damaged-database")
+        #expect(message.contains("belongs to feed 1"))
+        #expect(try harness.feed(2).state.lastErrorKind == "damaged-database")
+        let setAside = try FileManager.default.contentsOfDirectory(atPath: harness.directory.url.path).filter { $0.hasPrefix("feed_2.sqlite.set-aside-") }
+        #expect(setAside.count == 1, "the foreign file is kept, renamed")
+        _ = try harness.update()
+        let ids = try harness.items(2).keys.sorted()
+        #expect(ids == ["f1-0", "f1-1", "f1-2"], "feed 2 holds its own items and none of feed 1's")
+    }
+
+    // MARK: Damaged files: reported, set aside, repaired; everything else carries on
+
+    @Test func aStorageFailureIsRecordedInTheCatalogAndOtherFeedsCarryOn() throws {
+        let server = try feedFarm(count: 2, items: 3, delay: 0)
+        let harness = try Harness()
+        try harness.add([server.baseURL + "/feed/0.xml", server.baseURL + "/feed/1.xml"])
+        // A healthy SQLite file whose items table is not Feedmill's: every write to it fails.
+        let queue = try GRDB.DatabaseQueue(path: harness.databasePath(1))
+        try queue.write { db in try db.execute(sql: "CREATE TABLE items (something TEXT)") }
+        try queue.close()
+        let report = try harness.update()
+        let failed = try #require(report.failures.first)
+        #expect(failed.feedID == 1 && report.updated == 1)
+        let state = try harness.feed(1).state
+        #expect(state.lastErrorKind == "storage" && state.consecutiveErrors == 1)
+        #expect(state.lastError?.contains("feed_1.sqlite") == true, "\(state.lastError ?? "")")
+        #expect(state.nextAttempt != nil, "retried later, with backoff")
+        #expect(FileManager.default.fileExists(atPath: harness.databasePath(1)), "a readable file is never set aside")
+    }
+
+    @Test func theWholeCycleCarriesOnPastDamagedAndLinkedDatabasesAndConverges() throws {
+        let run = try BinaryRun(feeds: 6)
+        #expect(try run.createAll().status == 0)
+        #expect(try run.publishAll().status == 0)
+        let outside = try TemporaryDirectory()
+        let outsideFile = try outside.write("elsewhere.db", "not Feedmill's")
+        // 1 garbage, 2 truncated, 3 zero-length, 4 a link out of the data directory, 5 a dangling link.
+        let data = run.data
+        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: data + "/feed_1.sqlite"))
+        let truncated = try Data(contentsOf: URL(fileURLWithPath: data + "/feed_2.sqlite"))
+        try truncated.prefix(truncated.count / 2).write(to: URL(fileURLWithPath: data + "/feed_2.sqlite"))
+        try Data().write(to: URL(fileURLWithPath: data + "/feed_3.sqlite"))
+        try FileManager.default.removeItem(atPath: data + "/feed_4.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: data + "/feed_4.sqlite", withDestinationPath: outsideFile)
+        try FileManager.default.removeItem(atPath: data + "/feed_5.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: data + "/feed_5.sqlite", withDestinationPath: outside.url.path + "/new.db")
+
+        // Publishing carries on with feed 6 and keeps the others' last good snapshots.
+        let manifestBefore = try PublishHarnessReader.manifest(run.out)
+        let published = try run.publishAll()
+        #expect(published.status == 1, "\(published.stderr)")
+        for feed in 1...5 { #expect(published.stderr.contains("feed \(feed) not published"), "\(published.stderr)") }
+        let manifest = try PublishHarnessReader.manifest(run.out)
+        #expect(manifest.feeds.map(\.feedID) == [1, 2, 3, 4, 5, 6])
+        for feed in manifest.feeds where feed.feedID <= 5 {
+            #expect(feed.file == manifestBefore.feeds.first { $0.feedID == feed.feedID }?.file)
+            #expect(FileManager.default.fileExists(atPath: run.out + "/" + feed.file))
+        }
+
+        // The update sets every bad file aside, records why, and updates the healthy feed.
+        let updated = try run.updateAll()
+        #expect(updated.status == 1, "\(updated.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: data)
+        for feed in 1...5 {
+            #expect(names.contains { $0.hasPrefix("feed_\(feed).sqlite.set-aside-") }, "feed \(feed) set aside: \(names)")
+            let state = try sqlite(data + "/all_feeds.sqlite", "SELECT last_error_kind, etag, body_hash FROM fetch_state WHERE feedid = \(feed)")
+            #expect(state == [["damaged-database", nil, nil]], "feed \(feed)")
+        }
+        #expect(updated.stdout.contains("is a symbolic link"))
+        #expect(updated.stdout.contains("is truncated"))
+        #expect(updated.stdout.contains("is not a SQLite database"))
+        #expect(updated.stdout.contains("is empty (0 bytes)"))
+        #expect(try String(contentsOfFile: outsideFile, encoding: .utf8) == "not Feedmill's", "the link's target is untouched")
+        #expect(!FileManager.default.fileExists(atPath: outside.url.path + "/new.db"), "nothing written through a dangling link")
+
+        // The next runs converge: every feed refetched in full, published, set-aside files kept.
+        let repaired = try run.update.runCapturing(run.options)
+        #expect(repaired.status == 0, "\(repaired.stdout)\(repaired.stderr)")
+        for feed in 1...6 { #expect(try run.itemCount(feed) == 3, "feed \(feed)") }
+        #expect(try run.publishAll().status == 0)
+        #expect(try run.updateAll().status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data).filter { $0.contains(".set-aside-") }.count == 5)
+        #expect(try String(contentsOfFile: outsideFile, encoding: .utf8) == "not Feedmill's")
+    }
+
+    @Test func publishingReadsADataDirectoryItCannotWrite() throws {
+        let run = try BinaryRun(feeds: 2)
+        #expect(try run.createAll().status == 0)
+        try FileManager.default.createDirectory(atPath: run.out, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: run.out)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: run.root.url.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: run.data)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: run.data) }
+        // As root every directory is writable: publish as an unprivileged user instead.
+        var arguments = [run.publish.url.path, "--data-dir", run.data, "--out", run.out]
+        if getuid() == 0 { arguments = ["runuser", "-u", "nobody", "--"] + arguments }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(try PublishHarnessReader.manifest(run.out).feeds.count == 2)
+    }
+
+    // MARK: Nothing unsafe or malformed reaches clients
+
+    @Test func unsafeLinksFromTheFeedListNeverReachTheCatalogOrThePages() throws {
+        let server = try feedFarm(count: 1, items: 2, delay: 0)
+        let harness = try Harness()
+        let list = try harness.directory.write("list.opml", """
+            <opml><body>
+            <outline text="Evil site" xmlUrl="\(server.baseURL)/feed/0.xml" htmlUrl="javascript:alert(1)"/>
+            <outline text="Evil feed" xmlUrl="javascript:alert(2)" htmlUrl="https://fine.example/"/>
+            <outline text="Data feed" xmlUrl="data:text/xml,&lt;rss/&gt;"/>
+            </body></opml>
+            """)
+        let report = try CreateRun(configuration: harness.configuration, catalog: harness.catalog).run(feedList: list, prune: false)
+        #expect(report.importResult.rejected.count == 2)
+        #expect(try harness.catalog.feeds().map(\.url) == [server.baseURL + "/feed/0.xml"])
+        #expect(try harness.feed(1).state.siteLink != "javascript:alert(1)")
+        // A catalog edited by hand is caught at the output as well.
+        var feed = try harness.feed(1)
+        feed.state.siteLink = "javascript:alert(3)"
+        try harness.catalog.save(feed)
+        let out = try TemporaryDirectory()
+        var configuration = PublishConfiguration()
+        configuration.outputDirectory = out.url.path
+        _ = try PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog).run()
+        for page in ["index.html", "atom.xml"] {
+            let text = try String(contentsOfFile: out.url.path + "/" + page, encoding: .utf8)
+            #expect(!text.lowercased().contains("javascript:"), "\(page)")
+            #expect(!text.contains("data:text"), "\(page)")
+        }
+    }
+
+    @Test func forbiddenCharactersNeverTruncateATitleNorBreakAtomXML() throws {
+        let json = #"{"version":"https://jsonfeed.org/version/1.1","title":"Feed\u0000 with\uFFFF odd\uFFFE chars\u0001","items":[{"id":"i\u0000d-1","url":"https://site.example/1","title":"Before\u0000after \uFFFF end","content_html":"<p>x\u0000y\uFFFFz</p>"}]}"#
+        let server = try TestHTTPServer { _ in .init(contentType: "application/feed+json", body: json) }
+        let harness = try Harness()
+        try harness.add([server.baseURL + "/feed.json"])
+        _ = try harness.update()
+        let title = try sqlite(harness.databasePath(1), "SELECT title, summary FROM items")
+        #expect(title == [["Beforeafter end", "<p>xyz</p>"]])
+        #expect(try harness.feed(1).title == "Feed with odd chars")
+        let out = try TemporaryDirectory()
+        var configuration = PublishConfiguration()
+        configuration.outputDirectory = out.url.path
+        _ = try PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog).run()
+        let lint = Process()
+        lint.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
+        lint.arguments = ["--noout", out.url.path + "/atom.xml"]
+        lint.standardError = FileHandle.nullDevice
+        try lint.run()
+        lint.waitUntilExit()
+        #expect(lint.terminationStatus == 0, "atom.xml is well-formed")
+    }
+
+    // MARK: The feed list
+
+    @Test func aFeedListNestedTooDeeplyIsRefusedWholeNotImportedInPart() throws {
+        let harness = try Harness()
+        let depth = 10_000
+        var text = "<opml><body>"
+        for level in 0..<depth { text += "<outline text=\"L\(level)\" xmlUrl=\"https://deep.example/\(level)\">" }
+        text += String(repeating: "</outline>", count: depth) + "</body></opml>"
+        let list = try harness.directory.write("deep.opml", text)
+        #expect {
+            _ = try CreateRun(configuration: harness.configuration, catalog: harness.catalog).run(feedList: list, prune: false)
+        } throws: { error in
+            "\(error)".contains("could not be read past line") && "\(error)".contains("nothing was imported")
+        }
+        #expect(try harness.catalog.feeds().isEmpty)
+    }
+
+    @Test func spellingsOfOneURLAreOneFeedAndTheURLIsKeptAsWritten() throws {
+        let harness = try Harness()
+        let result = try harness.catalog.importOutlines(
+            [
+                "http://Example.COM/feed", "http://example.com:80/feed", "http://example.com/feed#x", "http://example.com/f%65ed",
+                "HTTP://example.com/feed", "https://example.com:443/a%2fb", "https://example.com/a%2Fb", "http://example.com",
+                "http://example.com/", "http://example.com/Feed",
+            ].map { CatalogOutline(url: $0) }, prune: false)
+        #expect(result.added.map(\.url) == ["http://Example.COM/feed", "https://example.com:443/a%2fb", "http://example.com", "http://example.com/Feed"])
+        #expect(result.duplicates.count == 6)
+        let again = try harness.catalog.importOutlines([CatalogOutline(url: "http://EXAMPLE.com/feed")], prune: false)
+        #expect(again.added.isEmpty && again.kept == 1)
+    }
+}
+
+/// The manifest of a publish directory, read as a client would.
+enum PublishHarnessReader {
+    static func manifest(_ directory: String) throws -> Manifest {
+        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/manifest.json")))
+    }
+}
+
+extension TemporaryDirectory {
+    /// Writes `contents` at an absolute path.
+    static func writeFile(_ path: String, _ contents: String) throws -> String {
+        try contents.write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+}
