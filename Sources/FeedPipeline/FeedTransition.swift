@@ -48,12 +48,7 @@ public enum FeedTransition {
         _ feed: CatalogFeed, kind: String, message: String, status: Int?, retryAfter: Int?, now: Int64,
         configuration: PipelineConfiguration
     ) -> CatalogFeed {
-        var next = feed
-        next.state.consecutiveErrors += 1
-        next.state.lastAttempt = now
-        next.state.lastStatus = status
-        next.state.lastErrorKind = kind
-        next.state.lastError = message
+        var next = recordingFailure(feed, kind: kind, message: message, status: status, now: now)
         let delay = retryAfter ?? Backoff.delay(
             feedID: feed.feedID, consecutiveFailures: next.state.consecutiveErrors,
             base: configuration.backoffBase, cap: configuration.backoffCap)
@@ -68,11 +63,7 @@ public enum FeedTransition {
     /// backoff (the feed is due again at once, as any feed without its database is), and the
     /// reason recorded like any failure.
     public static func databaseSetAside(_ feed: CatalogFeed, message: String, now: Int64) -> CatalogFeed {
-        var next = feed
-        next.state.consecutiveErrors += 1
-        next.state.lastAttempt = now
-        next.state.lastErrorKind = damagedDatabaseKind
-        next.state.lastError = message
+        var next = recordingFailure(feed, kind: damagedDatabaseKind, message: message, status: feed.state.lastStatus, now: now)
         next.state.nextAttempt = nil
         next.state.etag = nil
         next.state.lastModified = nil
@@ -99,6 +90,17 @@ public enum FeedTransition {
         }
         guard next.state.redirectSightings >= configuration.redirectSightingsToMove else { return (next, nil) }
         return (next, response.finalURL)
+    }
+
+    /// What every failure records: its kind and message, the attempt, one more in a row.
+    private static func recordingFailure(_ feed: CatalogFeed, kind: String, message: String, status: Int?, now: Int64) -> CatalogFeed {
+        var next = feed
+        next.state.consecutiveErrors += 1
+        next.state.lastAttempt = now
+        next.state.lastStatus = status
+        next.state.lastErrorKind = kind
+        next.state.lastError = message
+        return next
     }
 
     private static func succeeded(

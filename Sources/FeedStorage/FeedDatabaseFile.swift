@@ -89,7 +89,7 @@ public enum FeedDatabaseFile {
     /// The live feed databases (`feed_<id>.sqlite` exactly) in `directory`, by feedid.
     public static func databases(inDirectory directory: String) -> [Int64] {
         let names = Set((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-        return feedIDs(inDirectory: directory).filter { names.contains(fileName(feedID: $0)) }.sorted()
+        return Set(feedIDs(inDirectory: directory)).filter { names.contains(fileName(feedID: $0)) }.sorted()
     }
 
     private static func readHeader(_ path: String) -> [UInt8]? {

@@ -156,6 +156,8 @@ struct DataSafetyTests {
         _ = try TemporaryDirectory.writeFile(harness.directory.url.path + "/feed_9.sqlite.set-aside-1", "x")
         #expect(try harness.add(["https://e.example/f"]) == [10])
         #expect(try harness.catalog.feedIDHighWater() == 10)
+        _ = try TemporaryDirectory.writeFile(harness.directory.url.path + "/feed_10.sqlite", "")
+        #expect(FeedDatabaseFile.databases(inDirectory: harness.directory.url.path) == [10], "each feedid once, live files only")
     }
 
     @Test func aPruneRemovesTheDatabasesOfPrunedFeedsAndSaysWhatItCouldNotRemove() throws {
@@ -369,7 +371,7 @@ struct DataSafetyTests {
         #expect {
             _ = try CreateRun(configuration: harness.configuration, catalog: harness.catalog).run(feedList: list, prune: false)
         } throws: { error in
-            "\(error)".contains("could not be read past line") && "\(error)".contains("nothing was imported")
+            "\(error)".contains("could not be read past line 1 (outlines nest deeper than 256 levels") && "\(error)".contains("nothing was imported")
         }
         #expect(try harness.catalog.feeds().isEmpty)
     }

@@ -59,7 +59,8 @@ public enum OPMLParser {
         // only when it halts (too deep, out of memory), leaving the rest of the file unread.
         if context.pointee.disableSAX != 0 {
             let error = context.pointee.lastError
-            let reason = error.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "XML error \(error.code)"
+            var reason = error.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "XML error \(error.code)"
+            if reason.hasPrefix("Excessive depth") { reason = "outlines nest deeper than 256 levels, libxml2's limit" }
             throw .stopped(line: Int(error.line), reason: reason)
         }
         guard let root = xmlDocGetRootElement(tree), name(root) == "opml" else {
