@@ -15,6 +15,9 @@
 ///   feedparser does.
 /// - Years before 1000 are refused: `0001-01-01T00:00:00Z`, Go's zero time, means "unknown".
 /// - The day name is ignored, so a wrong one does not reject the date.
+/// - A date whose meaning is ambiguous is missing, never guessed: `01/02/2023` (which comes
+///   first, month or day?), an offset cut to one minute digit other than `:0`/`:3`/`:4`, a
+///   12-hour `PM` on an hour past 12. Year first is never ambiguous: `2020/1/10` is read.
 public enum FeedDate {
     /// Seconds since 1970-01-01T00:00:00Z, or `nil` when `text` is not a date Feedmill can read.
     public static func parse(_ text: String) -> Int64? {
@@ -63,7 +66,7 @@ public enum FeedDate {
     private static func startsWithYear(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 4 else { return false }
         for index in 0..<4 where !bytes[index].isASCIIDigit { return false }
-        return bytes.count == 4 || bytes[4] == UInt8(ascii: "-") || bytes[4].isASCIIDigit
+        return bytes.count == 4 || bytes[4] == UInt8(ascii: "-") || bytes[4] == UInt8(ascii: "/") || bytes[4].isASCIIDigit
     }
 
     private static func trimASCIIWhitespace(_ bytes: inout [UInt8]) {

@@ -1,4 +1,4 @@
-/// Reads ISO 8601 / W3CDTF: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, the basic form `YYYYMMDD`,
+/// Reads ISO 8601 / W3CDTF: `YYYY`, `YYYY-MM`, `YYYY-MM-DD` (or `YYYY/M/D`), the basic form `YYYYMMDD`,
 /// then optionally `T`/`t`/space, `hh:mm[:ss[.fraction]]` (or `hhmm[ss]`), then an optional
 /// zone: `Z`, `±hh`, `±hhmm`, `±hh:mm`, or a zone name such as `UTC` or `GMT`.
 struct ISO8601Reader {
@@ -13,12 +13,15 @@ struct ISO8601Reader {
         guard let year = digits(4) else { return nil }
         var month = 1
         var day = 1
-        let extended = peek() == UInt8(ascii: "-")
+        // `-`, or `/` (year first with slashes, `2020/1/10`: never ambiguous), used throughout.
+        let separator = peek()
+        let extended = separator == UInt8(ascii: "-") || separator == UInt8(ascii: "/")
         if extended {
             position += 1
             guard let parsedMonth = digits(2) ?? digits(1) else { return nil }
             month = parsedMonth
-            if peek() == UInt8(ascii: "-") {
+            if separator == UInt8(ascii: "/"), peek() != separator { return nil }  // `2020/1` alone is no date
+            if peek() == separator {
                 position += 1
                 guard let parsedDay = digits(2) ?? digits(1) else { return nil }
                 day = parsedDay
@@ -87,8 +90,22 @@ struct ISO8601Reader {
         if first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
             position += 1
             guard let hours = digits(2) else { return nil }
-            if peek() == UInt8(ascii: ":") { position += 1 }
-            let minutes = digits(2) ?? 0
+            var minutes = 0
+            if peek() == UInt8(ascii: ":") {
+                position += 1
+                if let full = digits(2) {
+                    minutes = full
+                } else if let cut = digits(1) {
+                    // Cut short (`+05:3`): the only offsets in use end in :00, :30 or :45, so one
+                    // digit says which; any other digit is ambiguous and the date is missing.
+                    guard let expanded = [0: 0, 3: 30, 4: 45][cut] else { return nil }
+                    minutes = expanded
+                } else {
+                    return nil
+                }
+            } else {
+                minutes = digits(2) ?? 0
+            }
             let offset = hours * 3600 + minutes * 60
             return first == UInt8(ascii: "-") ? -offset : offset
         }

@@ -14,6 +14,9 @@ public struct ParsedEntry: Sendable, Equatable {
     /// `feedburner:origLink`; JSON Feed `external_url`.
     public var originalLink: FeedLink?
     public var title: FeedText?
+    /// `media:title` (on the item, in `media:group` or `media:content`): the title when the
+    /// entry has no other.
+    public var mediaTitle: FeedText?
     /// RSS `description`, Atom `summary`, JSON Feed `summary`.
     public var summary: FeedText?
     /// `content:encoded`, Atom `content`, JSON Feed `content_html`/`content_text`.

@@ -31,32 +31,37 @@ public enum EntryIDRule {
 
 /// Tells apart entries that share an id within one document.
 ///
-/// The first entry with an id keeps it. A later entry with the same id and the same
-/// permalink, title, date and summary is the same entry listed twice and is dropped. A later
-/// entry that differs gets `#` and 12 hex digits of SHA-256 over its permalink, title, date
-/// and summary appended (and `-2`, `-3` … should even that collide). The suffix depends on
-/// the entry's content, not its position, so reordering the feed does not swap ids.
+/// The first entry with an id keeps it. A later entry with the same id is told apart only by
+/// what identifies an entry, never by what a publisher edits in place (summary, content):
+/// its permalink when that differs from the first's, else its title when that differs, else
+/// its date. The id gets `#` and 12 hex digits of SHA-256 over that one value (and `-2`,
+/// `-3` … should even that collide). A later entry that differs in none of them is the same
+/// entry listed twice, perhaps edited, and is dropped. So editing a duplicated entry's
+/// summary updates its row in place; the suffix depends on the entry, not its position.
 struct DuplicateIDResolver {
     private var seen: [String: Entry] = [:]
     private var taken: Set<String> = []
 
-    /// The entry with a unique id, or `nil` when it repeats an earlier entry exactly.
+    /// The entry with a unique id, or `nil` when it repeats an earlier entry.
     mutating func admit(_ entry: Entry) -> Entry? {
         guard let first = seen[entry.id] else {
             seen[entry.id] = entry
             taken.insert(entry.id)
             return entry
         }
-        if first.permalink == entry.permalink, first.title == entry.title, first.pubdate == entry.pubdate,
-            first.summary == entry.summary
-        {
+        let identifying: String
+        if entry.permalink != first.permalink {
+            identifying = "permalink\u{1F}" + (entry.permalink ?? "")
+        } else if entry.title != first.title {
+            identifying = "title\u{1F}" + entry.title
+        } else if entry.pubdate != first.pubdate {
+            identifying = "date\u{1F}" + (entry.pubdate.map(String.init) ?? "")
+        } else {
             return nil
         }
-        let fingerprint = [entry.permalink ?? "", entry.title, entry.pubdate.map(String.init) ?? "", entry.summary]
-            .joined(separator: "\u{1F}")
-        var candidate = entry.id + "#" + String(SHA256.hexDigest(fingerprint).prefix(12))
+        let stem = entry.id + "#" + String(SHA256.hexDigest(identifying).prefix(12))
+        var candidate = stem
         var counter = 2
-        let stem = candidate
         while taken.contains(candidate) {
             candidate = stem + "-\(counter)"
             counter += 1

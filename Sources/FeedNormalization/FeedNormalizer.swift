@@ -6,7 +6,7 @@ import FeedModel
 /// - permalink: ``PermalinkRule``.
 /// - every text: without the characters XML 1.0 forbids (``XMLCharacters``), first, so that
 ///   a NUL cannot cut a title short in libxml2 and nothing stored can break an XML output.
-/// - title: ``PlainText`` (empty when the entry has none).
+/// - title: ``PlainText`` of the title, else of `media:title` (empty when the entry has none).
 /// - summary: the richest HTML the entry has (content over summary/description), made safe
 ///   by ``HTMLSanitizer`` with relative URLs resolved.
 /// - pubdate: published, else updated; `nil` when neither could be read.
@@ -51,7 +51,7 @@ public enum FeedNormalizer {
             id: identity.id,
             idSource: identity.source,
             permalink: permalink,
-            title: entry.title.map { PlainText.from($0.withoutForbiddenCharacters) } ?? "",
+            title: (entry.title ?? entry.mediaTitle).map { PlainText.from($0.withoutForbiddenCharacters) } ?? "",
             summary: body.map { sanitizer.sanitize($0.withoutForbiddenCharacters) } ?? "",
             pubdate: entry.published ?? entry.updated,
             updated: entry.updated,

@@ -20,12 +20,44 @@ public enum PlainText {
         guard html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else {
             return collapseWhitespace(html)
         }
-        let text = HTMLFragment.withParsed(html) { wrapper -> String in
+        let text = HTMLFragment.withParsed(utf8: escapingUnknownTags(Array(html.utf8))[...]) { wrapper -> String in
             var collected: [UInt8] = []
             appendText(of: wrapper, to: &collected)
             return String(decoding: collected, as: UTF8.self)
         }
         return collapseWhitespace(text)
+    }
+
+    /// Only real markup is stripped from a title: a `<` that opens a name HTML does not know
+    /// (`Vec<T>`, `the <blink> tag`, `<Rust>`) is a literal character, escaped here so the
+    /// HTML parser keeps it as text. libxml2's own element table decides what HTML knows.
+    static func escapingUnknownTags(_ html: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        var index = 0
+        while let open = html[index...].firstIndex(of: UInt8(ascii: "<")) {
+            output.append(contentsOf: html[index..<open])
+            var nameStart = open + 1
+            if nameStart < html.count, html[nameStart] == UInt8(ascii: "/") { nameStart += 1 }
+            var nameEnd = nameStart
+            while nameEnd < html.count, html[nameEnd].isASCIILetterOrDigit || (nameEnd > nameStart && html[nameEnd] == UInt8(ascii: "-")) {
+                nameEnd += 1
+            }
+            let named = nameEnd > nameStart && html[nameStart].isASCIILetterOrDigit && !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(html[nameStart])
+            // A tag's name ends at white space, `>` or `/`; `<Map<String>` is no tag.
+            let ends = nameEnd == html.count || [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/")].contains(html[nameEnd])
+            if named, !ends || !isHTMLElement(Array(html[nameStart..<nameEnd])) {
+                output.append(contentsOf: Array("&lt;".utf8))
+            } else {
+                output.append(UInt8(ascii: "<"))
+            }
+            index = open + 1
+        }
+        output.append(contentsOf: html[index...])
+        return output
+    }
+
+    private static func isHTMLElement(_ name: [UInt8]) -> Bool {
+        (name.map { $0 | 0x20 } + [0]).withUnsafeBufferPointer { htmlTagLookup($0.baseAddress) != nil }
     }
 
     private static let blockElements: Set<String> = [
@@ -93,5 +125,11 @@ public enum PlainText {
         }
         if previousWasC2 { output.append(0xC2) }
         return String(decoding: output, as: UTF8.self)
+    }
+}
+
+extension UInt8 {
+    fileprivate var isASCIILetterOrDigit: Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
     }
 }

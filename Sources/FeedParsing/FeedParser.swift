@@ -21,14 +21,37 @@ public enum FeedParser {
         if first == UInt8(ascii: "{") {
             feed = try JSONFeedParser.parse(utf8: decoded.utf8)
         } else if first == UInt8(ascii: "<") {
-            if looksLikeHTML(decoded.utf8) { throw FeedParseError.notAFeed(found: "an HTML page") }
-            feed = try XMLFeedParser.parse(utf8: decoded.utf8, limits: limits)
+            if looksLikeHTML(decoded.utf8) {
+                // A feed wrapped in an XHTML page is still a feed; any other page is not.
+                guard embedsFeed(decoded.utf8), let wrapped = try? XMLFeedParser.parse(utf8: decoded.utf8, limits: limits) else {
+                    throw FeedParseError.notAFeed(found: "an HTML page")
+                }
+                feed = wrapped
+            } else {
+                feed = try XMLFeedParser.parse(utf8: decoded.utf8, limits: limits)
+            }
         } else {
             throw FeedParseError.unreadable(line: 1, column: 1, reason: "starts with neither '<' nor '{'")
         }
         feed.encoding = decoded.name
         feed.diagnostics.insert(contentsOf: decoded.notes, at: 0)
         return feed
+    }
+
+    /// An element that can only be a feed's root: `<feed`, `<rss` or `<rdf:RDF`.
+    static func embedsFeed(_ utf8: [UInt8]) -> Bool {
+        for marker in ["<feed", "<rss", "<rdf:RDF"].map({ Array($0.utf8) }) {
+            var index = 0
+            while let hit = utf8[index...].firstIndex(of: UInt8(ascii: "<")) {
+                if utf8[hit...].starts(with: marker), hit + marker.count < utf8.count,
+                    [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">")].contains(utf8[hit + marker.count])
+                {
+                    return true
+                }
+                index = hit + 1
+            }
+        }
+        return false
     }
 
     /// `<!doctype html` (any case; HTML5's lowercase form is not XML, and libxml2 stops at it

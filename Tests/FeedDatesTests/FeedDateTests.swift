@@ -39,6 +39,14 @@ struct FeedDateTests {
         ("May 19, 2002 3:21 PM", 1_021_821_660),
         ("Thu, 01 Jan 106 00:00:00 GMT", 1_136_073_600),  // getYear() bug
         ("Fri, 20 May 2002 15:21:36 GMT", 1_021_908_096),  // wrong day name is ignored
+        ("Sat, Dec 16 2023 02:02:33 PM", 1_702_735_353),  // month before day, 12-hour clock
+        ("Sat, 16 Dec 2023 02:02:33 PM", 1_702_735_353),
+        ("Sat, 16 Dec 2023 12:02:33 AM", 1_702_684_953),
+        ("Sat, 16 Dec 2023 2:02:33 PM GMT", 1_702_735_353),
+        ("Saturday, December 16, 2023 2:02:33 pm", 1_702_735_353),
+        ("Dec 16, 2023 02:02:33PM", 1_702_735_353),
+        ("2020/1/10 14:33:00", 1_578_666_780),  // year first with slashes
+        ("2020/01/10", 1_578_614_400),
     ])
     func wild(text: String, expected: Int64) {
         #expect(FeedDate.parse(text) == expected)
@@ -64,6 +72,9 @@ struct FeedDateTests {
         ("2003-12-31T24:00:00Z", 1_072_915_200),
         ("  2003-12-13T18:30:02Z \n", 1_071_340_202),
         ("1969-07-20T20:17:40Z", -14_182_940),
+        ("2017-06-13T03:18:00+00:0", 1_497_323_880),  // offset cut short: :0 is :00
+        ("2017-06-13T03:18:00+05:3", 1_497_304_080),  // :3 is :30
+        ("2017-06-13T03:18:00-04:4", 1_497_340_980),  // :4 is :45, the only offset it can be
     ])
     func iso8601(text: String, expected: Int64) {
         #expect(FeedDate.parse(text) == expected)
@@ -72,7 +83,8 @@ struct FeedDateTests {
     @Test("a date it cannot read is missing, never now", arguments: [
         "", "   ", "yesterday", "not a date at all", "2003-13-01", "2003-02-30T00:00:00Z", "2001-02-29",
         "Sun, 32 May 2002 15:21:36 GMT", "Sun, 19 Foo 2002 15:21:36 GMT", "0001-01-01T00:00:00Z",
-        "2003-12-13T25:00:00Z", "2003-12-13T18:61Z", "12/13/2003", "Sun, 19 May 2002 15:21:36 XYZ",
+        "2003-12-13T25:00:00Z", "2003-12-13T18:61Z", "12/13/2003", "01/02/2023", "2020/13/01", "2020/1-10",
+        "2017-06-13T03:18:00+05:1", "Sat, 16 Dec 2023 14:02:33 PM", "Sun, 19 May 2002 15:21:36 XYZ",
         "2003-12-13T18:30:02+25:00", "2003-12-13Tfoo",
     ])
     func unreadable(text: String) {

@@ -45,6 +45,8 @@ final class FeedElementHandler {
     var pendingAuthorName: String?
     var pendingAuthorEmail: String?
     @exclusivity(unchecked) var collector: TextCollector?
+    /// The document is an HTML page: elements are searched for a feed inside it.
+    var sawHTMLRoot = false
     var names = LocalNameCache()
     var namespaces = NamespaceCache()
 
@@ -90,6 +92,10 @@ final class FeedElementHandler {
             push(.other, pushedBase)
         } else if authorFrameIndex != nil {
             startInAuthor(namespace: namespace, name: name, pushedBase: pushedBase)
+        } else if !isFieldLevel, !isEntryStart(name) {
+            // Only an entry's (or the feed's) own children are its fields: an `<id>` or
+            // `<title>` inside an unknown or extension element belongs to that element.
+            push(.other, pushedBase)
         } else if isInEntry {
             startInEntry(namespace: namespace, name: name, attributes: attributes, pushedBase: pushedBase)
         } else {
@@ -127,6 +133,7 @@ final class FeedElementHandler {
     func finish() throws -> ParsedFeed {
         if let stopError { throw stopError }
         guard var result = feed else {
+            if sawHTMLRoot { throw FeedParseError.notAFeed(found: "an HTML page") }
             let error = firstError ?? (1, 1, "no root element")
             throw FeedParseError.unreadable(line: error.line, column: error.column, reason: error.message)
         }
@@ -140,6 +147,19 @@ final class FeedElementHandler {
         return result
     }
 
+    /// Whether the element now starting is a child of the feed, the channel, an entry, or a
+    /// grouping element whose children count as the entry's own (`media:group`).
+    private var isFieldLevel: Bool {
+        switch stack.last?.role {
+        case .root?, .container?, .entry?: return true
+        default: return false
+        }
+    }
+
+    private func isEntryStart(_ name: LocalName) -> Bool {
+        name == .item || name == .entry
+    }
+
     // MARK: - Stack
 
     func push(_ role: Frame.Role, _ pushedBase: Bool) {
@@ -147,11 +167,12 @@ final class FeedElementHandler {
     }
 
     func collect(
-        _ field: TextField, kind: FeedText.Kind = .text, capturesMarkup: Bool = false, element: String,
+        _ field: TextField, kind: FeedText.Kind = .text, capturesMarkup: Bool = false, base64: Bool = false, element: String,
         pushedBase: Bool
     ) {
         collector = TextCollector(
-            field: field, frameIndex: stack.count, kind: kind, capturesMarkup: capturesMarkup, elementName: element)
+            field: field, frameIndex: stack.count, kind: kind, capturesMarkup: capturesMarkup && !base64, elementName: element)
+        collector?.isBase64 = base64
         push(.collecting, pushedBase)
     }
 

@@ -31,8 +31,23 @@ extension FeedElementHandler {
         case .feed where namespace.isAtom || namespace == .none:
             parsed = ParsedFeed(format: .atom)
             parsed.version = namespace == .atom03 ? "0.3" : (attributes.value("version") ?? "1.0")
+        case .entry where namespace.isAtom:
+            // An Atom entry document (RFC 4287 §4.1.2): a feed of one entry.
+            parsed = ParsedFeed(format: .atom)
+            parsed.version = namespace == .atom03 ? "0.3" : "1.0"
+            parsed.baseChain = baseChain
+            rootFormat = .atom
+            feed = parsed
+            startEntry(attributes: attributes, pushedBase: pushedBase)
+            return
         case .html:
-            stop(.notAFeed(found: "an HTML page"))
+            // A page may wrap a feed (`<html><body><feed xmlns=…Atom>`): keep looking inside;
+            // a page with none is not a feed (``finish()`` says so).
+            sawHTMLRoot = true
+            push(.other, pushedBase)
+            return
+        case _ where sawHTMLRoot:
+            push(.other, pushedBase)
             return
         default:
             let qualified = (prefix.map { string($0) + ":" } ?? "") + string(localName)
@@ -59,8 +74,10 @@ extension FeedElementHandler {
         case .title where rss || namespace == .dc:
             collect(.feedTitle, kind: .html, element: "title", pushedBase: pushedBase)
         case .title where atom:
-            let kind = textKind(attributes, namespace)
-            collect(.feedTitle, kind: kind, capturesMarkup: kind == .xhtml, element: "title", pushedBase: pushedBase)
+            let construct = textConstruct(attributes, namespace)
+            collect(
+                .feedTitle, kind: construct.kind, capturesMarkup: construct.kind == .xhtml, base64: construct.base64,
+                element: "title", pushedBase: pushedBase)
         case .link where rss:
             collect(.feedLink, element: "link", pushedBase: pushedBase)
         case .link where atom:
@@ -95,7 +112,12 @@ extension FeedElementHandler {
         case (_, .title) where rss:
             collect(.title, kind: .html, element: "title", pushedBase: pushedBase)
         case (_, .link) where rss:
-            collect(.link, element: "link", pushedBase: pushedBase)
+            if attributes.value("href") != nil {
+                // An Atom-style `<link href=…/>` without a namespace, as some podcast feeds write.
+                startAtomEntryChild(namespace: namespace, name: name, attributes: attributes, pushedBase: pushedBase)
+            } else {
+                collect(.link, element: "link", pushedBase: pushedBase)
+            }
         case (_, .description) where rss:
             collect(.summary, kind: .html, capturesMarkup: true, element: "description", pushedBase: pushedBase)
         case (_, .guid) where rss:
@@ -130,11 +152,15 @@ extension FeedElementHandler {
             if attributes.value("medium") == "image", let url = attributes.value("url") {
                 entry?.thumbnails.append(FeedLink(href: url, baseChain: baseChain))
             }
-            push(.other, pushedBase)
+            // Its `media:title` and `media:thumbnail` describe the entry too.
+            push(.container, pushedBase)
+        case (.media, .title):
+            let kind: FeedText.Kind = attributes.value("type")?.lowercased() == "html" ? .html : .text
+            collect(.mediaTitle, kind: kind, element: "media:title", pushedBase: pushedBase)
         case (.media, .group):
             push(.container, pushedBase)
         default:
-            if atom {
+            if atom || rss && namespace == .none && Self.atomNamesReadInRSS.contains(name) {
                 startAtomEntryChild(namespace: namespace, name: name, attributes: attributes, pushedBase: pushedBase)
             } else {
                 push(.other, pushedBase)
@@ -142,13 +168,19 @@ extension FeedElementHandler {
         }
     }
 
+    /// Atom element names some RSS 2.0 publishers use in items without a namespace (podcast
+    /// generators, mostly): read as Atom would, so the entry keeps its id, date and summary.
+    private static let atomNamesReadInRSS: Set<LocalName> = [.id, .updated, .published, .summary, .modified, .issued]
+
     private func startAtomEntryChild(namespace: XMLNamespace, name: LocalName, attributes: SAXAttributes, pushedBase: Bool) {
         switch name {
         case .id:
             collect(.nativeID, element: "id", pushedBase: pushedBase)
         case .title:
-            let kind = textKind(attributes, namespace)
-            collect(.title, kind: kind, capturesMarkup: kind == .xhtml, element: "title", pushedBase: pushedBase)
+            let construct = textConstruct(attributes, namespace)
+            collect(
+                .title, kind: construct.kind, capturesMarkup: construct.kind == .xhtml, base64: construct.base64,
+                element: "title", pushedBase: pushedBase)
         case .link:
             if let link = linkFromAttributes(attributes) {
                 entry?.links.append(link)
@@ -159,15 +191,20 @@ extension FeedElementHandler {
             push(.other, pushedBase)
         case .summary, .content:
             let field: TextField = name == .summary ? .summary : .content
-            if name == .content, attributes.value("src") != nil || attributes.value("mode") == "base64" {
+            if name == .content, attributes.value("src") != nil {
                 push(.other, pushedBase)
-            } else if let kind = contentKind(attributes, namespace) {
-                collect(field, kind: kind, capturesMarkup: kind == .xhtml, element: name.rawValue, pushedBase: pushedBase)
+            } else if let construct = contentConstruct(attributes, namespace) {
+                collect(
+                    field, kind: construct.kind, capturesMarkup: construct.kind == .xhtml, base64: construct.base64,
+                    element: name.rawValue, pushedBase: pushedBase)
             } else {
                 push(.other, pushedBase)
             }
-        case .published, .issued:
-            collect(.published(rank: 1), element: name.rawValue, pushedBase: pushedBase)
+        case .published:
+            collect(.published(rank: 1), element: "published", pushedBase: pushedBase)
+        case .issued:
+            // Atom 0.3's name for it: an entry that has both (migrating generators) means `published`.
+            collect(.published(rank: 2), element: "issued", pushedBase: pushedBase)
         case .created:
             collect(.published(rank: 3), element: "created", pushedBase: pushedBase)
         case .updated, .modified:
@@ -255,26 +292,35 @@ extension FeedElementHandler {
     }
 
     /// Atom text constructs: `text` (default), `html`, `xhtml`, or a MIME type (Atom 0.3).
-    private func textKind(_ attributes: SAXAttributes, _ namespace: XMLNamespace) -> FeedText.Kind {
-        contentKind(attributes, namespace) ?? .text
+    private func textConstruct(_ attributes: SAXAttributes, _ namespace: XMLNamespace) -> (kind: FeedText.Kind, base64: Bool) {
+        contentConstruct(attributes, namespace) ?? (.text, false)
     }
 
-    /// The kind of an Atom text or content element; `nil` for content Feedmill cannot show.
-    private func contentKind(_ attributes: SAXAttributes, _ namespace: XMLNamespace) -> FeedText.Kind? {
+    /// How to read an Atom text or content element: its kind, and whether it is base64;
+    /// `nil` for inline XML of another vocabulary, which Feedmill cannot show.
+    ///
+    /// Decoded exactly as often as the type says: `mode="escaped"` and `html` once more as
+    /// HTML; `mode="base64"` (Atom 0.3) and any type that is neither text nor XML (Atom 1.0
+    /// §4.1.3.3, `application/octet-stream` say) from base64, then as its type says.
+    private func contentConstruct(_ attributes: SAXAttributes, _ namespace: XMLNamespace) -> (kind: FeedText.Kind, base64: Bool)? {
         let type = attributes.value("type")?.lowercased().split(separator: ";").first.map { String($0).trimmed }
-        if attributes.value("mode") == "escaped" { return .html }
+        let mode = attributes.value("mode")?.lowercased()
+        if mode == "base64" { return (type == "text/html" || type == "html" ? .html : .text, true) }
+        if mode == "escaped" { return (.html, false) }
         switch type {
         case nil, "text", "text/plain":
-            return .text
+            return (.text, false)
         case "html", "text/html":
             // Atom 0.3 inline (mode="xml", the default) markup is XHTML; 1.0's "html" is escaped.
-            return namespace == .atom03 && type == "text/html" ? .xhtml : .html
+            return (namespace == .atom03 && type == "text/html" ? .xhtml : .html, false)
         case "xhtml", "application/xhtml+xml":
-            return .xhtml
+            return (.xhtml, false)
         case let other? where other.hasPrefix("text/"):
-            return .text
-        default:
+            return (.text, false)
+        case let other? where other.hasSuffix("+xml") || other.hasSuffix("/xml"):
             return nil
+        default:
+            return (.text, true)
         }
     }
 }

@@ -2,15 +2,18 @@ import FeedDates
 import FeedModel
 
 /// Puts a finished text value where it belongs. The first value of a field wins, except
-/// for dates, where the better-ranked source wins (`pubDate` over `dc:date` over `dcterms:issued`).
+/// for dates, where the better-ranked source wins (`pubDate`/`published` over `dc:date` and
+/// Atom 0.3's `issued` over `dcterms:issued`/`created`). An element that appears twice
+/// (two `updated`, two `pubDate`) follows the same rule: the first one that reads as a date
+/// wins, and one that does not read is passed over for a later one that does.
 extension FeedElementHandler {
     func apply(_ collected: TextCollector) {
         guard !collected.isBlank else { return }
         switch collected.field {
         case .feedTitle:
-            if feed?.title == nil { feed?.title = FeedText(utf8: collected.bytes, kind: collected.kind) }
+            if feed?.title == nil, let bytes = collected.decodedBytes { feed?.title = FeedText(utf8: bytes, kind: collected.kind) }
             return
-        case .title, .secondaryTitle, .summary, .content:
+        case .title, .secondaryTitle, .mediaTitle, .summary, .content:
             applyRichText(collected)
             return
         default:
@@ -41,10 +44,13 @@ extension FeedElementHandler {
 
     /// Titles and bodies keep their white space: normalisation decides what it means.
     private func applyRichText(_ collected: TextCollector) {
-        let text = FeedText(utf8: collected.bytes, kind: collected.kind)
+        guard let bytes = collected.decodedBytes else { return }
+        let text = FeedText(utf8: bytes, kind: collected.kind)
         switch collected.field {
         case .title, .secondaryTitle:
             entry?.mutate { if $0.title == nil { $0.title = text } }
+        case .mediaTitle:
+            entry?.mutate { if $0.mediaTitle == nil { $0.mediaTitle = text } }
         case .summary:
             entry?.mutate { if $0.summary == nil { $0.summary = text } }
         case .content:
@@ -78,8 +84,10 @@ extension FeedElementHandler {
             }
         case .updated:
             entry?.mutate { entry in
-                if entry.updated == nil {
-                    entry.updated = FeedDate.parse(value)
+                guard entry.updated == nil else { return }
+                let date = FeedDate.parse(value)
+                if date != nil || entry.updatedText == nil {
+                    entry.updated = date
                     entry.updatedText = value
                 }
             }

@@ -17,13 +17,19 @@ import Glibc
 /// - `&amp; &lt; &gt; &quot; &apos;` and HTML 4's named entities become `&#N;`.
 /// - A well-formed numeric reference stays; `&#128;`–`&#159;` are read as windows-1252, as
 ///   browsers do; a numeric reference missing its `;` gets one.
+/// - A general entity the document declares in its own internal DTD subset
+///   (`<!DOCTYPE rss [<!ENTITY id "tag:example.com,">]>`) is replaced by its value, when that
+///   value is plain text (no markup; only numeric references). External entities are never
+///   read, and all expansions together are bounded (``DeclaredEntities``).
+/// - `&#X41;` (an uppercase X, which XML does not allow) is read as `&#x41;`.
 /// - Any other `&` (bare, or an unknown name) becomes `&#38;`, so the text shows what was written.
 /// - A `<` not followed by a name, `/`, `!` or `?` (`x < y`) becomes `&#60;`: libxml2's push
 ///   parser would otherwise stop there and lose the rest of the feed.
 enum LexicalRepair {
     /// The rewritten document, or `nil` when nothing needed to change.
     static func rewrite(_ input: [UInt8]) -> [UInt8]? {
-        input.withUnsafeBufferPointer { source -> [UInt8]? in
+        var declared = DeclaredEntities(document: input)
+        return input.withUnsafeBufferPointer { source -> [UInt8]? in
             guard let base = source.baseAddress, source.count > 0 else { return nil }
             var output: [UInt8] = []
             var copiedUpTo = 0
@@ -40,7 +46,7 @@ enum LexicalRepair {
                 if index == nextLessThan {
                     reference = classifyMarkup(base, at: index, count: count)
                 } else {
-                    reference = classify(base, at: index, count: count)
+                    reference = classify(base, at: index, count: count, declared: &declared)
                 }
                 if case .keep(let length) = reference {
                     position = index + length
@@ -58,6 +64,9 @@ enum LexicalRepair {
                 case .literalLessThan:
                     output.append(contentsOf: Self.escapedLessThan)
                     position = index + 1
+                case .expand(let value, let length):
+                    output.append(contentsOf: value)
+                    position = index + length
                 case .keep:
                     break
                 }
@@ -96,12 +105,16 @@ enum LexicalRepair {
         case replace(scalar: UInt32, length: Int)
         case literalAmpersand
         case literalLessThan
+        /// A document-declared entity: its value, and the reference's length.
+        case expand(value: [UInt8], length: Int)
     }
 
     private static let escapedAmpersand: [UInt8] = Array("&#38;".utf8)
     private static let escapedLessThan: [UInt8] = Array("&#60;".utf8)
 
-    private static func classify(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Reference {
+    private static func classify(
+        _ base: UnsafePointer<UInt8>, at index: Int, count: Int, declared: inout DeclaredEntities
+    ) -> Reference {
         var cursor = index + 1
         guard cursor < count else { return .literalAmpersand }
         if base[cursor] == UInt8(ascii: "#") {
@@ -115,6 +128,9 @@ enum LexicalRepair {
             return .literalAmpersand
         }
         let name = UnsafeBufferPointer(start: base + nameStart, count: cursor - nameStart)
+        if !declared.isEmpty, let value = declared.expansion(of: Array(name)) {
+            return .expand(value: value, length: cursor + 1 - index)
+        }
         guard let scalar = NamedEntities.scalar(for: name) else { return .literalAmpersand }
         return .replace(scalar: scalar, length: cursor + 1 - index)
     }
@@ -122,8 +138,10 @@ enum LexicalRepair {
     private static func classifyNumeric(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Reference {
         var cursor = index + 2
         var hex = false
+        var upperX = false
         if cursor < count, base[cursor] | 0x20 == UInt8(ascii: "x") {
             hex = true
+            upperX = base[cursor] == UInt8(ascii: "X")
             cursor += 1
         }
         let digitsStart = cursor
@@ -148,7 +166,7 @@ enum LexicalRepair {
             return .replace(scalar: Windows1252.scalar(for: UInt8(value)), length: length)
         }
         guard isXMLCharacter(value) else { return .replace(scalar: 0xFFFD, length: length) }
-        return terminated ? .keep(length: length) : .replace(scalar: value, length: length)
+        return terminated && !upperX ? .keep(length: length) : .replace(scalar: value, length: length)
     }
 
     private static func isXMLCharacter(_ value: UInt32) -> Bool {

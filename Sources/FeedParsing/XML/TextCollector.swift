@@ -1,3 +1,4 @@
+import Foundation
 import FeedModel
 
 /// Where a collected text value goes once its element ends.
@@ -7,7 +8,7 @@ enum TextField {
     // Inside an Atom author element, entry or feed.
     case authorName, authorEmail
     // Entry level.
-    case title, secondaryTitle, link, originalLink, nativeID, summary, content
+    case title, secondaryTitle, mediaTitle, link, originalLink, nativeID, summary, content
     case published(rank: Int), updated, author, category
 }
 
@@ -21,7 +22,20 @@ struct TextCollector {
     /// Child elements are written back as tags (rich text) rather than dropped (plain fields).
     var capturesMarkup: Bool
     var elementName: String
+    /// The element's text is base64 (Atom 0.3 `mode="base64"`, or an Atom 1.0 `type` that is
+    /// neither text nor XML): decoded once it is complete.
+    var isBase64 = false
     var bytes: [UInt8] = []
+
+    /// The text as its type says to read it: base64 decoded (`nil` when that is not UTF-8
+    /// text), else as collected.
+    var decodedBytes: [UInt8]? {
+        guard isBase64 else { return bytes }
+        guard let data = Data(base64Encoded: Data(bytes.filter { !$0.isASCIIWhitespace }), options: .ignoreUnknownCharacters),
+            let text = String(validatingUTF8: Array(data.map { CChar(bitPattern: $0) }) + [0]), !data.contains(0)
+        else { return nil }
+        return Array(text.utf8)
+    }
 
     init(field: TextField, frameIndex: Int, kind: FeedText.Kind, capturesMarkup: Bool, elementName: String) {
         self.field = field

@@ -1,0 +1,106 @@
+/// The general entities a document declares in its internal DTD subset, for ``LexicalRepair``.
+///
+/// Only what is safe and meaningful is kept: internal entities (`<!ENTITY name "value">`)
+/// whose value is plain text, with no markup and no references but numeric character
+/// references. External entities (`SYSTEM`, `PUBLIC`), parameter entities (`%`) and values
+/// that would need further expansion are ignored, so nothing is ever loaded and expansion
+/// cannot recurse. All expansions of a document together may add at most
+/// ``maximumExpansionBytes``; past that, references are left unexpanded (billion laughs
+/// written out flat is still bounded).
+struct DeclaredEntities {
+    static let maximumExpansionBytes = 1 << 20
+
+    private var values: [[UInt8]: [UInt8]] = [:]
+    private var expanded = 0
+
+    var isEmpty: Bool { values.isEmpty }
+
+    init(document: [UInt8]) {
+        guard let subset = Self.internalSubset(document) else { return }
+        var index = subset.startIndex
+        let keyword = Array("<!ENTITY".utf8)
+        while let start = Self.find(keyword, in: subset, from: index) {
+            index = start + keyword.count
+            var cursor = Self.skipSpaces(subset, from: index)
+            guard cursor < subset.endIndex, subset[cursor] != UInt8(ascii: "%") else { continue }
+            let nameStart = cursor
+            while cursor < subset.endIndex, Self.isNameByte(subset[cursor]) { cursor += 1 }
+            let name = Array(subset[nameStart..<cursor])
+            cursor = Self.skipSpaces(subset, from: cursor)
+            guard !name.isEmpty, cursor < subset.endIndex else { continue }
+            let quote = subset[cursor]
+            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"),
+                let close = subset[(cursor + 1)...].firstIndex(of: quote)
+            else { continue }
+            let value = Array(subset[(cursor + 1)..<close])
+            index = close + 1
+            // XML: the first declaration of a name binds; the five predefined ones cannot change.
+            guard values[name] == nil, !Self.predefined.contains(name), Self.isPlainText(value) else { continue }
+            values[name] = value
+        }
+    }
+
+    /// The value to put in place of `&name;`, while the expansion budget lasts.
+    mutating func expansion(of name: [UInt8]) -> [UInt8]? {
+        guard let value = values[name], expanded + value.count <= Self.maximumExpansionBytes else { return nil }
+        expanded += value.count
+        return value
+    }
+
+    private static let predefined: Set<[UInt8]> = Set(["amp", "lt", "gt", "quot", "apos"].map { Array($0.utf8) })
+
+    /// `[ … ]` of a `<!DOCTYPE` that comes before the root element, if any.
+    private static func internalSubset(_ document: [UInt8]) -> ArraySlice<UInt8>? {
+        let prolog = document.prefix(256 * 1024)
+        guard let doctype = find(Array("<!DOCTYPE".utf8), in: prolog[...], from: prolog.startIndex) else { return nil }
+        // The DOCTYPE must precede the first element.
+        var index = prolog.startIndex
+        while let lessThan = prolog[index..<doctype].firstIndex(of: UInt8(ascii: "<")) {
+            let next = lessThan + 1 < prolog.endIndex ? prolog[lessThan + 1] : 0
+            if next != UInt8(ascii: "?"), next != UInt8(ascii: "!") { return nil }
+            index = lessThan + 1
+        }
+        guard let open = prolog[doctype...].firstIndex(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: ">") }),
+            prolog[open] == UInt8(ascii: "["),
+            let close = find(Array("]".utf8), in: prolog[...], from: open + 1)
+        else { return nil }
+        return prolog[(open + 1)..<close]
+    }
+
+    /// No markup and no references other than numeric character references.
+    private static func isPlainText(_ value: [UInt8]) -> Bool {
+        guard !value.contains(UInt8(ascii: "<")), !value.contains(UInt8(ascii: "%")) else { return false }
+        var index = 0
+        while index < value.count {
+            if value[index] == UInt8(ascii: "&") {
+                guard index + 1 < value.count, value[index + 1] == UInt8(ascii: "#"),
+                    let semicolon = value[index...].firstIndex(of: UInt8(ascii: ";"))
+                else { return false }
+                index = semicolon
+            }
+            index += 1
+        }
+        return true
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":") || byte >= 0x80
+    }
+
+    private static func skipSpaces(_ bytes: ArraySlice<UInt8>, from index: Int) -> Int {
+        var cursor = index
+        while cursor < bytes.endIndex, bytes[cursor].isASCIIWhitespace { cursor += 1 }
+        return cursor
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>, from: Int) -> Int? {
+        guard let first = needle.first, from <= haystack.endIndex else { return nil }
+        var index = from
+        while let hit = haystack[index...].firstIndex(of: first) {
+            if haystack[hit...].starts(with: needle) { return hit }
+            index = hit + 1
+        }
+        return nil
+    }
+}
