@@ -33,7 +33,7 @@ public enum FeedNormalizer {
         }
         return NormalizedFeed(
             format: parsed.format,
-            title: parsed.title.map { PlainText.from($0.withoutForbiddenCharacters) } ?? "",
+            title: parsed.title.map { PlainText.from($0.withoutForbiddenCharacters, typed: parsed.format == .atom) } ?? "",
             link: siteLink,
             hints: parsed.hints,
             entries: entries,
@@ -51,7 +51,7 @@ public enum FeedNormalizer {
             id: identity.id,
             idSource: identity.source,
             permalink: permalink,
-            title: (entry.title ?? entry.mediaTitle).map { PlainText.from($0.withoutForbiddenCharacters) } ?? "",
+            title: (entry.title ?? entry.mediaTitle).map { PlainText.from($0.withoutForbiddenCharacters, typed: feed.format == .atom) } ?? "",
             summary: body.map { sanitizer.sanitize($0.withoutForbiddenCharacters) } ?? "",
             pubdate: entry.published ?? entry.updated,
             updated: entry.updated,

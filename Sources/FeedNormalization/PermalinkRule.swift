@@ -4,7 +4,8 @@ import FeedModel
 /// to an absolute `http`/`https` URL.
 ///
 /// - Atom: `link` elements with `rel="alternate"` (a missing `rel` means alternate) whose
-///   `type` is HTML or absent, in document order; then `feedburner:origLink`.
+///   `type` is HTML or absent, in document order; then `feedburner:origLink`; then, for an
+///   entry with no link at all, its `id` when that is an http(s) URL.
 /// - RSS: the item `link`, then `feedburner:origLink`, then an alternate `atom:link`
 ///   (same test as Atom), then the `guid` unless `isPermaLink="false"`.
 /// - RDF: the item `link`, then an alternate `atom:link`, then `rdf:about`.
@@ -36,7 +37,10 @@ public enum PermalinkRule {
         switch format {
         case .rss: return entry.guidIsPermaLink ? native : nil
         case .rdf: return native
-        case .atom, .json: return nil
+        // An Atom id is an identifier, often unlike the entry's page (a tag: URI, a Planet's
+        // feed-specific URL); it is used only when the entry has no link at all, as feedparser does.
+        case .atom: return entry.links.isEmpty && entry.originalLink == nil ? native : nil
+        case .json: return nil
         }
     }
 

@@ -7,20 +7,24 @@ import FeedModel
 /// double-escaped entities (`AT&amp;amp;T`) far more often than a literal `<`. Atom titles
 /// follow their `type`: `text` is taken literally.
 public enum PlainText {
-    public static func from(_ text: FeedText) -> String {
+    /// - Parameter typed: the kind was stated by the feed (Atom's `type`), so every tag in
+    ///   HTML is markup; otherwise (RSS, where titles are HTML by custom only) a `<` that opens
+    ///   no HTML element is a literal character (``escapingUnknownTags(_:)``).
+    public static func from(_ text: FeedText, typed: Bool = false) -> String {
         switch text.kind {
         case .text:
             return collapseWhitespace(text.value)
         case .html, .xhtml:
-            return fromHTML(text.value)
+            return fromHTML(text.value, keepingUnknownTags: !typed)
         }
     }
 
-    public static func fromHTML(_ html: String) -> String {
+    public static func fromHTML(_ html: String, keepingUnknownTags: Bool = true) -> String {
         guard html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else {
             return collapseWhitespace(html)
         }
-        let text = HTMLFragment.withParsed(utf8: escapingUnknownTags(Array(html.utf8))[...]) { wrapper -> String in
+        let source = keepingUnknownTags ? escapingUnknownTags(Array(html.utf8)) : Array(html.utf8)
+        let text = HTMLFragment.withParsed(utf8: source[...]) { wrapper -> String in
             var collected: [UInt8] = []
             appendText(of: wrapper, to: &collected)
             return String(decoding: collected, as: UTF8.self)

@@ -53,7 +53,12 @@ public enum URLResolver {
         guard let scheme = components.scheme, scheme == "http" || scheme == "https" else { return false }
         guard let authority = components.authority else { return false }
         let host = authority.split(separator: "@").last.map(String.init) ?? authority
-        return !host.isEmpty && !host.hasPrefix(":")
+        guard !host.isEmpty, !host.hasPrefix(":") else { return false }
+        // An IP literal is `[…]` first; anywhere else a bracket, a space or a control
+        // character means the URL is malformed (`http://example.c[o.test/`).
+        if host.hasPrefix("["), !host.contains("]") { return false }
+        let name = host.hasPrefix("[") ? String(host.drop { $0 != "]" }.dropFirst()) : host
+        return !name.unicodeScalars.contains { $0 == "[" || $0 == "]" || $0 == " " || $0.value < 0x20 || $0 == "\\" }
     }
 
     private static func merge(base: URIComponents, path: String) -> String {

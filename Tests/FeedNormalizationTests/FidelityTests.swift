@@ -25,13 +25,15 @@ struct FidelityTests {
         }
     }
 
-    @Test func aRepeatedDateElementKeepsTheFirstThatReads() throws {
+    @Test func aRepeatedDateElementKeepsTheLastThatReads() throws {
         let entry = try first("""
             <feed xmlns="http://www.w3.org/2005/Atom"><entry><id>a</id>
-            <updated>not a date</updated><updated>2004-01-01T00:00:00Z</updated><updated>2005-01-01T00:00:00Z</updated>
+            <updated>2004-01-01T00:00:00Z</updated><updated>2005-01-01T00:00:00Z</updated><updated>not a date</updated>
             </entry></feed>
             """)
-        #expect(entry.updated == 1_072_915_200)
+        #expect(entry.updated == 1_104_537_600)
+        let rss = try first("<rss><channel><item><guid>a</guid><pubDate>Sun, 19 May 2002 15:21:36 GMT</pubDate><pubDate>junk</pubDate><pubDate>Sun, 19 May 2002 16:21:36 GMT</pubDate></item></channel></rss>")
+        #expect(rss.pubdate == 1_021_825_296)
     }
 
     @Test func anRDFDateWithAnOffsetCutShortIsRead() throws {
@@ -221,6 +223,43 @@ struct FidelityTests {
         #expect(throws: FeedParseError.self) {
             _ = try FeedParser.parse(Array("<html><head><title>x</title></head><body><p>rss and feeds</p></body></html>".utf8))
         }
+    }
+
+    @Test func microsoftCDFIsReadAsAFeed() throws {
+        let feed = try normalized("""
+            <CHANNEL HREF="http://www.example.org/"><TITLE>Old site</TITLE>
+            <ITEM HREF="http://www.example.org/1" LASTMOD="2004-04-06T23:05:43-05:00"><TITLE>First</TITLE><ABSTRACT>About it</ABSTRACT></ITEM>
+            </CHANNEL>
+            """)
+        #expect(feed.title == "Old site")
+        let entry = try #require(feed.entries.first)
+        #expect(entry.permalink == "http://www.example.org/1" && entry.id == "http://www.example.org/1")
+        #expect(entry.title == "First" && entry.summary == "About it")
+        #expect(entry.pubdate == 1_081_310_743)
+    }
+
+    // MARK: Permalinks
+
+    @Test func anAtomIDIsThePermalinkOnlyWhenTheEntryHasNoLink() throws {
+        let alone = try first("<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>http://example.com/1</id></entry></feed>")
+        #expect(alone.permalink == "http://example.com/1")
+        let linked = try first("<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>http://example.com/feed/1</id><link rel=\"alternate\" href=\"http://example.com/post\"/></entry></feed>")
+        #expect(linked.permalink == "http://example.com/post")
+        let enclosureOnly = try first("<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>http://example.com/feed/1</id><link rel=\"enclosure\" href=\"http://example.com/a.mp3\"/></entry></feed>")
+        #expect(enclosureOnly.permalink == nil, "an entry with links has an id that is not its page")
+    }
+
+    @Test(arguments: ["http://example.c[o.test/", "http://exa mple.com/", "http://[::1/x"])
+    func aMalformedHostIsNoPermalink(guid: String) throws {
+        let entry = try first("<rss version=\"2.0\"><channel><item><guid>\(guid)</guid></item></channel></rss>")
+        #expect(entry.permalink == nil)
+    }
+
+    @Test func anAtomHTMLTitleIsStrippedOfEveryTagAnRSSTitleOnlyOfRealOnes() throws {
+        let atom = try first("<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>a</id><title type=\"html\">&lt;blink&gt;safe&lt;/blink&gt; description</title></entry></feed>")
+        #expect(atom.title == "safe description")
+        let rss = try first("<rss version=\"2.0\"><channel><item><guid>a</guid><title>&lt;blink&gt;safe&lt;/blink&gt; description</title></item></channel></rss>")
+        #expect(rss.title == "<blink>safe</blink> description")
     }
 
     // MARK: Ids stable under edits

@@ -88,6 +88,32 @@ struct UpdateRunTests {
         #expect(try harness.items(id)["a1"]?[0] == "One, edited")
     }
 
+    @Test func editingADuplicatedEntrysSummaryUpdatesItsRowInPlace() throws {
+        let harness = try Harness()
+        let feeds = try FeedServer()
+        func document(_ summary: String) -> String {
+            """
+            <rss version="2.0"><channel><title>Dup</title>
+            <item><guid>same</guid><title>One</title><link>https://site.example/1</link><description>first</description></item>
+            <item><guid>same</guid><title>Two</title><link>https://site.example/2</link><description>\(summary)</description></item>
+            </channel></rss>
+            """
+        }
+        feeds.set("/dup.xml", document("as first written"))
+        let id = try #require(try harness.add([feeds.url("/dup.xml")]).first)
+        _ = try harness.update()
+        let before = try harness.items(id)
+        #expect(before.count == 2)
+        feeds.set("/dup.xml", document("edited by the publisher"))
+        harness.now += 3600
+        let report = try harness.update()
+        #expect(report.feeds.first?.outcome == .updated(UpsertSummary(inserted: 0, updated: 1, unchanged: 1)))
+        let after = try harness.items(id)
+        #expect(Set(after.keys) == Set(before.keys), "same ids, same rows")
+        let summaries = try sqlite(harness.databasePath(id), "SELECT summary FROM items ORDER BY summary")
+        #expect(summaries == [["edited by the publisher"], ["first"]])
+    }
+
     @Test func failuresAreRecordedBackedOffAndOthersCarryOn() throws {
         let harness = try Harness()
         let feeds = try FeedServer()

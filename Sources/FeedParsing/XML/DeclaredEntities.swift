@@ -49,22 +49,30 @@ struct DeclaredEntities {
 
     private static let predefined: Set<[UInt8]> = Set(["amp", "lt", "gt", "quot", "apos"].map { Array($0.utf8) })
 
-    /// `[ … ]` of a `<!DOCTYPE` that comes before the root element, if any.
+    /// `[ … ]` of a `<!DOCTYPE` that comes before the root element, if any. Only the prolog
+    /// is looked at (the XML declaration, comments, processing instructions): the scan stops
+    /// at the first element, a few bytes into nearly every feed.
     private static func internalSubset(_ document: [UInt8]) -> ArraySlice<UInt8>? {
-        let prolog = document.prefix(256 * 1024)
-        guard let doctype = find(Array("<!DOCTYPE".utf8), in: prolog[...], from: prolog.startIndex) else { return nil }
-        // The DOCTYPE must precede the first element.
-        var index = prolog.startIndex
-        while let lessThan = prolog[index..<doctype].firstIndex(of: UInt8(ascii: "<")) {
-            let next = lessThan + 1 < prolog.endIndex ? prolog[lessThan + 1] : 0
-            if next != UInt8(ascii: "?"), next != UInt8(ascii: "!") { return nil }
-            index = lessThan + 1
+        let doctype = Array("<!DOCTYPE".utf8)
+        var index = 0
+        while let lessThan = document[index...].firstIndex(of: UInt8(ascii: "<")) {
+            guard lessThan + 1 < document.count else { return nil }
+            let next = document[lessThan + 1]
+            if next == UInt8(ascii: "?") || document[lessThan...].starts(with: Array("<!--".utf8)) {
+                // Skip a processing instruction or a comment whole.
+                let close: [UInt8] = next == UInt8(ascii: "?") ? Array("?>".utf8) : Array("-->".utf8)
+                guard let end = find(close, in: document[...], from: lessThan + 2) else { return nil }
+                index = end + close.count
+                continue
+            }
+            guard document[lessThan...].starts(with: doctype) else { return nil }
+            guard let open = document[lessThan...].firstIndex(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: ">") }),
+                document[open] == UInt8(ascii: "["),
+                let close = find(Array("]".utf8), in: document[...], from: open + 1)
+            else { return nil }
+            return document[(open + 1)..<close]
         }
-        guard let open = prolog[doctype...].firstIndex(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: ">") }),
-            prolog[open] == UInt8(ascii: "["),
-            let close = find(Array("]".utf8), in: prolog[...], from: open + 1)
-        else { return nil }
-        return prolog[(open + 1)..<close]
+        return nil
     }
 
     /// No markup and no references other than numeric character references.

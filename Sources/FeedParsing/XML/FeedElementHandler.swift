@@ -47,6 +47,8 @@ final class FeedElementHandler {
     @exclusivity(unchecked) var collector: TextCollector?
     /// The document is an HTML page: elements are searched for a feed inside it.
     var sawHTMLRoot = false
+    /// The document is Microsoft CDF (``startCDFRoot(attributes:pushedBase:)``).
+    var isCDF = false
     var names = LocalNameCache()
     var namespaces = NamespaceCache()
 
@@ -90,6 +92,8 @@ final class FeedElementHandler {
         }
         if ignoredFrameIndex != nil {
             push(.other, pushedBase)
+        } else if isCDF {
+            startCDFElement(string(localName), attributes: attributes, pushedBase: pushedBase)
         } else if authorFrameIndex != nil {
             startInAuthor(namespace: namespace, name: name, pushedBase: pushedBase)
         } else if !isFieldLevel, !isEntryStart(name) {

@@ -40,6 +40,9 @@ extension FeedElementHandler {
             feed = parsed
             startEntry(attributes: attributes, pushedBase: pushedBase)
             return
+        case _ where namespace == .none && string(localName) == "CHANNEL":
+            startCDFRoot(attributes: attributes, pushedBase: pushedBase)
+            return
         case .html:
             // A page may wrap a feed (`<html><body><feed xmlns=…Atom>`): keep looking inside;
             // a page with none is not a feed (``finish()`` says so).
@@ -64,7 +67,8 @@ extension FeedElementHandler {
         let rss = isRSS(namespace)
         let atom = isAtom(namespace)
         switch name {
-        case .item where rss, .entry where atom:
+        case .item where rss, .entry where atom, .item where format == .atom && (namespace == .none || namespace.isAtom):
+            // An RSS `<item>` in an Atom feed is read as an entry too, as feedparser does.
             startEntry(attributes: attributes, pushedBase: pushedBase)
         case .channel where rss, .skipHours where rss, .skipDays where rss:
             push(.container, pushedBase)
@@ -251,6 +255,10 @@ extension FeedElementHandler {
         default:
             return false
         }
+    }
+
+    func startEntryFrame(attributes: SAXAttributes, pushedBase: Bool) {
+        startEntry(attributes: attributes, pushedBase: pushedBase)
     }
 
     private func startEntry(attributes: SAXAttributes, pushedBase: Bool) {

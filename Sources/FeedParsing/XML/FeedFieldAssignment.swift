@@ -3,9 +3,9 @@ import FeedModel
 
 /// Puts a finished text value where it belongs. The first value of a field wins, except
 /// for dates, where the better-ranked source wins (`pubDate`/`published` over `dc:date` and
-/// Atom 0.3's `issued` over `dcterms:issued`/`created`). An element that appears twice
-/// (two `updated`, two `pubDate`) follows the same rule: the first one that reads as a date
-/// wins, and one that does not read is passed over for a later one that does.
+/// Atom 0.3's `issued` over `dcterms:issued`/`created`). A date element that appears twice
+/// (two `updated`, two `pubDate`): the last one that reads as a date wins, as feedparser
+/// decides, and one that does not read never replaces one that did.
 extension FeedElementHandler {
     func apply(_ collected: TextCollector) {
         guard !collected.isBlank else { return }
@@ -71,7 +71,7 @@ extension FeedElementHandler {
         case .nativeID:
             entry?.mutate { if $0.nativeID == nil { $0.nativeID = value } }
         case .published(let rank):
-            guard rank < publishedRank else { return }
+            guard rank <= publishedRank else { return }
             let date = FeedDate.parse(value)
             if date != nil { publishedRank = rank }
             entry?.mutate { entry in
@@ -83,9 +83,8 @@ extension FeedElementHandler {
                 }
             }
         case .updated:
+            let date = FeedDate.parse(value)
             entry?.mutate { entry in
-                guard entry.updated == nil else { return }
-                let date = FeedDate.parse(value)
                 if date != nil || entry.updatedText == nil {
                     entry.updated = date
                     entry.updatedText = value

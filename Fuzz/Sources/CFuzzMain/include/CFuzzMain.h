@@ -1,0 +1,1 @@
+// Nothing to import: this target only supplies the entry point SwiftPM links the fuzzer with.

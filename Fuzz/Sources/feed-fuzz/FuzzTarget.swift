@@ -1,0 +1,24 @@
+import FeedNormalization
+import FeedParsing
+
+/// libFuzzer's entry point: any bytes through the whole parse → normalise path, with and
+/// without a transport charset. A crash, a hang (libFuzzer's -timeout) or a sanitizer report
+/// is a finding; errors the parser throws are expected answers.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let charset: String? = bytes.first.map { $0 & 1 == 0 ? nil : "iso-8859-1" } ?? nil
+    if let parsed = try? FeedParser.parse(bytes, charset: charset) {
+        let normalized = FeedNormalizer.normalize(parsed, feedURL: "https://fuzz.example/feed/index.xml")
+        // Touch every stored field, so nothing is optimised away.
+        var total = normalized.title.utf8.count
+        for entry in normalized.entries {
+            total &+= entry.id.utf8.count &+ entry.title.utf8.count &+ entry.summary.utf8.count &+ (entry.permalink?.utf8.count ?? 0)
+            precondition(!entry.id.isEmpty, "an entry id is never empty")
+        }
+        if total == -1 { print(total) }
+    }
+    _ = try? OPMLParser.parse(bytes)
+    return 0
+}
