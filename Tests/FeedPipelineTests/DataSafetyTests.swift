@@ -113,6 +113,16 @@ struct DataSafetyTests {
         for kept in ["feed_1.v3.sqlite", "feed_1.v6.sqlite", "feed_1.v3-v6.delta.json"] { #expect(names.contains(kept), "\(kept)") }
     }
 
+    @Test func aLinkPlantedAtATemporaryNameIsReplacedNotWrittenThrough() throws {
+        let directory = try TemporaryDirectory()
+        let outside = try TemporaryDirectory()
+        let victim = try outside.write("victim.txt", "precious")
+        try FileManager.default.createSymbolicLink(atPath: directory.url.path + "/atom.xml.tmp-\(getpid())", withDestinationPath: victim)
+        try DurableFiles.write(Array("<feed/>".utf8), to: directory.url.path + "/atom.xml")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
+        #expect(try String(contentsOfFile: directory.url.path + "/atom.xml", encoding: .utf8) == "<feed/>")
+    }
+
     // MARK: A lost catalog never merges feeds
 
     @Test(arguments: ["deleted", "emptied"])
