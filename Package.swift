@@ -39,7 +39,9 @@ let package = Package(
         .target(name: "FeedFetching", dependencies: ["FeedModel", "FeedDates", "CCurl"]),
         .target(
             name: "FeedStorage",
-            dependencies: ["FeedModel", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "FeedModel", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .target(
             name: "FeedPipeline",

@@ -63,7 +63,8 @@ public final class FeedDatabase {
         let stamped = try StorageError.wrap(path, "reading its identity") {
             try queue.read { db in try FeedIdentity.read(db) }
         }
-        guard stamped != nil else {
+        guard stamped != nil, FeedDatabaseFile.applicationID(of: path) == identity.applicationID || stamped != identity else {
+            // Unstamped, or stamped before the header carried the brief stamp: stamp it now.
             try StorageError.wrap(path, "stamping its identity") { try queue.write { db in try identity.stamp(db) } }
             return
         }
@@ -103,15 +104,14 @@ public final class FeedDatabase {
     /// The feed the file at `path` is stamped for, read without writing anything (no
     /// migration): `nil` for a file written before files were stamped.
     public static func stampedIdentity(at path: String) throws(StorageError) -> FeedIdentity? {
-        try StorageError.wrap(path, "reading its identity") {
-            let queue = try DatabaseQueue(path: path, configuration: Snapshot.readOnly)
-            return try queue.read { db in try db.tableExists("feedmill_feed") ? try FeedIdentity.read(db) : nil }
-        }
+        try FeedIdentity.read(path: path)
     }
 
     /// Why the file at `path` must not be used as `identity`'s database, if it must not: it is
     /// stamped for another feed, or cannot be read at all.
     public static func mismatch(at path: String, for identity: FeedIdentity) -> StorageError? {
+        // The header's brief stamp agrees: the file is this feed's (the one read a warm run makes).
+        if FeedDatabaseFile.applicationID(of: path) == identity.applicationID { return nil }
         do {
             guard let stamped = try stampedIdentity(at: path), stamped != identity else { return nil }
             return StorageError(

@@ -92,6 +92,13 @@ public enum FeedDatabaseFile {
         return Set(feedIDs(inDirectory: directory)).filter { names.contains(fileName(feedID: $0)) }.sorted()
     }
 
+    /// The SQLite header's `application_id` (bytes 68–71), where ``FeedIdentity`` keeps its
+    /// brief stamp; `nil` when the file cannot be read that far.
+    static func applicationID(of path: String) -> Int32? {
+        guard let header = readHeader(path), header.count == 100 else { return nil }
+        return Int32(bitPattern: header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+    }
+
     private static func readHeader(_ path: String) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }

@@ -195,6 +195,9 @@ struct DataSafetyTests {
             #expect(error.message.contains("belongs to feed 1 (https://a.example/f), not to feed 2"))
         }
         #expect(try FeedDatabase(path: path, identity: a).itemCount() == 1)
+        // The brief stamp in the header is what a warm run checks without opening the file.
+        #expect(try sqlite(path, "PRAGMA application_id") == [["\(a.applicationID)"]])
+        #expect(FeedDatabase.mismatch(at: path, for: a) == nil)
     }
 
     @Test func aFeedDatabaseCopiedOntoAnotherFeedIsSetAsideAndTheFeedGetsOnlyItsOwnItems() throws {
