@@ -174,7 +174,11 @@ public final class UpdateRun: Sendable {
                 let moved = try FeedDatabaseFile.setAside(path, at: now)
                 message = "\(path) \(reason); set aside as \((moved as NSString).lastPathComponent), refetched in full next run"
             } catch {
-                report.outcome = .failed(kind: "storage", message: "\(path) \(reason); could not be set aside: \(error.message)")
+                let failure = "\(path) \(reason); could not be set aside: \(error.message)"
+                report.outcome = .failed(kind: "storage", message: failure)
+                try? save(FeedTransition.failed(
+                    feed, kind: "storage", message: failure, status: nil, retryAfter: nil, now: now, configuration: configuration),
+                    dryRun: dryRun)
                 return report
             }
         }
