@@ -25,6 +25,16 @@ struct ScheduleTests {
         #expect(due.map(\.feedID) == [2, 5, 3, 1])
     }
 
+    @Test func aFeedWhoseDatabaseIsGoneIsDueAtOnceUnlessGoneOrWaiting() {
+        let feeds = [
+            feed(1, age: 60), feed(2, age: 60), feed(3, age: 60) { $0.gone = true },
+            feed(4, age: 60) { $0.nextAttempt = 1_700_000_100 }, feed(5, age: 7200),
+        ]
+        let due = UpdateSchedule.select(feeds, .due(limit: nil), now: now, configuration: configuration, withoutDatabase: [2, 3, 4])
+        #expect(due.map(\.feedID) == [2, 5], "refetched first, like a feed never updated")
+        #expect(UpdateSchedule.select(feeds, .due(limit: nil), now: now, configuration: configuration).map(\.feedID) == [5])
+    }
+
     @Test func theLimitCutsTheOrderedList() {
         let feeds = [feed(1, age: 7200), feed(2, age: nil), feed(3, age: 86_400)]
         #expect(UpdateSchedule.select(feeds, .due(limit: 2), now: now, configuration: configuration).map(\.feedID) == [2, 3])
