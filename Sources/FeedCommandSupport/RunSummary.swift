@@ -56,6 +56,14 @@ public enum RunSummary {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    public static func render(_ rebuilt: RebuildReport) -> String {
+        var lines = ["rss-create: catalog rebuilt: \(rebuilt.adopted.count) feed(s) listed again under their own feedids"]
+        for feed in rebuilt.adopted { lines.append("  #\(feed.feedID) \(feed.url)") }
+        for problem in rebuilt.unrecoverable { lines.append("  not listed (left in place, feedid reserved): \(problem)") }
+        for path in rebuilt.setAside { lines.append("  set aside: \(path)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     private static func dryRunCount(_ report: RunReport) -> Int {
         report.feeds.filter { if case .wouldUpdate = $0.outcome { return true } else { return false } }.count
     }

@@ -30,6 +30,7 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
             let shown = ids.prefix(5).map { "feed_\($0).sqlite" }.joined(separator: ", ") + (ids.count > 5 ? ", …" : "")
             return "\(path) is missing or empty, but \(ids.count) feed database(s) are beside it (\(shown)); "
                 + "a new catalog could give their feedids to other feeds. Restore all_feeds.sqlite from a backup, "
+                + "or run rss-create --rebuild-catalog to list them again from their own stamps, "
                 + "or move the feed_*.sqlite files elsewhere to start a new catalog"
         }
     }

@@ -171,6 +171,33 @@ public final class Catalog: @unchecked Sendable {
         }
     }
 
+    /// Lists feeds under the feedids their own databases are stamped with (rebuilding a lost
+    /// catalog), in one transaction; feedids or URLs already listed are left alone. Returns
+    /// the feeds added.
+    public func adopt(_ identities: [FeedIdentity]) throws(StorageError) -> [CatalogFeed] {
+        try StorageError.wrap(path, "adopting feed databases") {
+            try queue.write { db -> [CatalogFeed] in
+                var adopted: [CatalogFeed] = []
+                for identity in identities.sorted(by: { $0.feedID < $1.feedID }) {
+                    let taken = try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM feeds WHERE feedid = ? OR url = ?)",
+                        arguments: [identity.feedID, identity.originURL]) ?? true
+                    guard !taken else { continue }
+                    try db.execute(sql: "INSERT INTO feeds (feedid, url) VALUES (?, ?)", arguments: [identity.feedID, identity.originURL])
+                    var feed = CatalogFeed(feedID: identity.feedID, url: identity.originURL)
+                    feed.state.originURL = identity.originURL
+                    feed.state.inOPML = false
+                    try Self.save(feed, db: db)
+                    adopted.append(feed)
+                }
+                try db.execute(
+                    sql: "UPDATE feedmill_catalog SET value = MAX(value, ?) WHERE key = 'feedid_high_water'",
+                    arguments: [identities.map(\.feedID).max() ?? 0])
+                return adopted
+            }
+        }
+    }
+
     /// Writes everything known about one feed in one transaction.
     public func save(_ feed: CatalogFeed) throws(StorageError) {
         try StorageError.wrap(path, "saving feed \(feed.feedID)") { try queue.write { db in try Self.save(feed, db: db) } }

@@ -30,6 +30,11 @@ struct CreateCommand: ParsableCommand {
     @Flag(help: "Remove feeds that are no longer in the list (and their databases).")
     var prune = false
 
+    @Flag(help: ArgumentHelp(
+        "Rebuild a lost catalog from the feed databases beside it.",
+        discussion: "When all_feeds.sqlite is missing or empty but feed_<id>.sqlite files remain, list each again under the feedid and URL it is stamped with, then import the feed list as usual."))
+    var rebuildCatalog = false
+
     @OptionGroup var common: CommonOptions
     @OptionGroup var options: PipelineOptions
 
@@ -51,12 +56,22 @@ struct CreateCommand: ParsableCommand {
             }
             let lock = try RunLock(directory: configuration.dataDirectory)
             defer { withExtendedLifetime(lock) {} }
-            try CatalogGuard.refuseLostCatalog(configuration)
+            var walSetAside: [String]?
+            if rebuildCatalog {
+                walSetAside = try CatalogRebuild.prepare(configuration, now: configuration.clock())
+            } else {
+                try CatalogGuard.refuseLostCatalog(configuration)
+            }
             let catalog: Catalog
             do {
                 catalog = try Catalog(path: configuration.catalogPath)
             } catch {
                 throw PipelineError.storage(error)
+            }
+            if let walSetAside {
+                var rebuilt = try CatalogRebuild.adopt(configuration, into: catalog)
+                rebuilt.setAside = walSetAside
+                context.summary(RunSummary.render(rebuilt))
             }
             let progress = ProgressBar(console: context.console, enabled: !context.quiet)
             let report = try CreateRun(configuration: configuration, catalog: catalog).run(feedList: feedList, prune: prune) {

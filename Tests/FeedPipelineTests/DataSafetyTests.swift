@@ -147,6 +147,32 @@ struct DataSafetyTests {
         #expect(!FileManager.default.fileExists(atPath: run.out + "/manifest.json"))
     }
 
+    @Test func aLostCatalogIsRebuiltFromTheFeedDatabasesOwnStamps() throws {
+        let run = try BinaryRun(feeds: 3)
+        #expect(try run.createAll().status == 0)
+        let itemsBefore = try (1...3).map { try sqlite(run.data + "/feed_\($0).sqlite", "SELECT id FROM items ORDER BY id") }
+        let urls = try sqlite(run.data + "/all_feeds.sqlite", "SELECT feedid, url FROM feeds ORDER BY feedid")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: run.data + "/all_feeds.sqlite" + suffix) }
+        // The operator's list has changed meanwhile: feed 1 is gone from it, a new feed is in it.
+        let list = try run.root.write("next.opml", """
+            <opml><body><outline xmlUrl="\(run.server.baseURL)/feed/1.xml"/><outline xmlUrl="\(run.server.baseURL)/feed/2.xml"/>
+            <outline xmlUrl="\(run.server.baseURL)/feed/3.xml"/></body></opml>
+            """)
+        let refused = try run.create.runCapturing(["--opml", list] + run.options)
+        #expect(refused.status == 70 && refused.stderr.contains("--rebuild-catalog"))
+        let rebuilt = try run.create.runCapturing(["--opml", list, "--rebuild-catalog"] + run.options)
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        #expect(rebuilt.stdout.contains("catalog rebuilt: 3 feed(s) listed again"), "\(rebuilt.stdout)")
+        let after = try sqlite(run.data + "/all_feeds.sqlite", "SELECT feedid, url FROM feeds ORDER BY feedid")
+        #expect(Array(after.prefix(3)) == urls, "the same feedids for the same URLs")
+        #expect(after.last == ["4", run.server.baseURL + "/feed/3.xml"], "a new feed gets a new feedid")
+        for feed in 1...3 {
+            #expect(try sqlite(run.data + "/feed_\(feed).sqlite", "SELECT id FROM items ORDER BY id") == itemsBefore[feed - 1], "feed \(feed)")
+        }
+        #expect(try run.updateAll().status == 0)
+        #expect(try sqlite(run.data + "/feed_4.sqlite", "SELECT COUNT(*) FROM items") == [["3"]])
+    }
+
     @Test func aCatalogWithNoFeedsBesideFeedDatabasesDoesNotReportSuccess() throws {
         let run = try BinaryRun(feeds: 2)
         #expect(try run.createAll().status == 0)

@@ -20,7 +20,7 @@ function __rss-create_parse_tokens -S
     set -l unparsed_tokens (__rss-create_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-create'
-        __rss-create_parse_subcommand 0 'opml=' 'prune' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'data-dir=' 'concurrency=' 'per-host=' 'deadline=' 'metrics-file=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'max-size=' 'record=' 'replay=' 'h/help'
+        __rss-create_parse_subcommand 0 'opml=' 'prune' 'rebuild-catalog' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'data-dir=' 'concurrency=' 'per-host=' 'deadline=' 'metrics-file=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'max-size=' 'record=' 'replay=' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __rss-create_parse_subcommand -r 1 
@@ -79,6 +79,7 @@ end
 complete -c 'rss-create' -f
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" opml' -l 'opml' -d 'The feed list: an OPML file path or http(s) URL. (default: feeds.opml; env FEEDMILL_OPML)' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" prune' -l 'prune' -d 'Remove feeds that are no longer in the list (and their databases).'
+complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" rebuild-catalog' -l 'rebuild-catalog' -d 'Rebuild a lost catalog from the feed databases beside it.'
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" config' -l 'config' -d 'Configuration file (default: $FEEDMILL_CONFIG, else ./feedmill.toml when present).' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" print-config' -l 'print-config' -d 'Print the effective settings and where each came from, then exit.'
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" log-format' -l 'log-format' -d 'text (readable lines) or json (one object per line). (default: text; env FEEDMILL_LOG_FORMAT)' -rfka ''
