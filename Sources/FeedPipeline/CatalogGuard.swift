@@ -6,11 +6,16 @@ import Foundation
 /// number feeds from 1 again and hand the old files to other feeds. Every command checks
 /// here before it opens the catalog.
 public enum CatalogGuard {
+    /// The catalog file is missing or has zero bytes.
+    static func isMissingOrEmpty(_ path: String) -> Bool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        return size == nil || size == 0
+    }
+
     /// Refuses a missing or zero-length catalog when feed databases are beside it.
     public static func refuseLostCatalog(_ configuration: PipelineConfiguration) throws(PipelineError) {
         let path = configuration.catalogPath
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        guard size == nil || size == 0 else { return }
+        guard isMissingOrEmpty(path) else { return }
         let databases = FeedDatabaseFile.databases(inDirectory: configuration.dataDirectory)
         guard databases.isEmpty else { throw .catalogLost(path: path, feedDatabases: databases) }
     }

@@ -20,8 +20,7 @@ public enum CatalogRebuild {
     /// Call before the catalog is opened: sets aside a lost catalog's leftover `-wal`/`-shm`.
     public static func prepare(_ configuration: PipelineConfiguration, now: Int64) throws(PipelineError) -> [String] {
         let path = configuration.catalogPath
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        guard size == nil || size == 0 else { return [] }
+        guard CatalogGuard.isMissingOrEmpty(path) else { return [] }
         var moved: [String] = []
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             let target = "\(path)\(suffix).set-aside-\(now)"

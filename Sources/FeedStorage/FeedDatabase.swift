@@ -63,12 +63,18 @@ public final class FeedDatabase {
         let stamped = try StorageError.wrap(path, "reading its identity") {
             try queue.read { db in try FeedIdentity.read(db) }
         }
-        guard stamped != nil, FeedDatabaseFile.applicationID(of: path) == identity.applicationID || stamped != identity else {
-            // Unstamped, or stamped before the header carried the brief stamp: stamp it now.
+        if let stamped, stamped != identity { throw Self.foreign(path, stamped: stamped, expected: identity) }
+        // Unstamped, or stamped before the header carried the brief stamp: stamp it now.
+        if stamped == nil || FeedDatabaseFile.applicationID(of: path) != identity.applicationID {
             try StorageError.wrap(path, "stamping its identity") { try queue.write { db in try identity.stamp(db) } }
-            return
         }
-        if let mismatch = Self.mismatch(at: path, for: identity) { throw mismatch }
+    }
+
+    private static func foreign(_ path: String, stamped: FeedIdentity, expected: FeedIdentity) -> StorageError {
+        StorageError(
+            path: path,
+            message: "belongs to feed \(stamped.feedID) (\(stamped.originURL)), not to feed \(expected.feedID) (\(expected.originURL))",
+            kind: .foreign)
     }
 
     /// Inserts new entries and rewrites changed ones in one transaction; entries that dropped
@@ -114,10 +120,7 @@ public final class FeedDatabase {
         if FeedDatabaseFile.applicationID(of: path) == identity.applicationID { return nil }
         do {
             guard let stamped = try stampedIdentity(at: path), stamped != identity else { return nil }
-            return StorageError(
-                path: path,
-                message: "belongs to feed \(stamped.feedID) (\(stamped.originURL)), not to feed \(identity.feedID) (\(identity.originURL))",
-                kind: .foreign)
+            return foreign(path, stamped: stamped, expected: identity)
         } catch {
             return error.kind == .other ? nil : error
         }

@@ -25,7 +25,7 @@ extension FeedElementHandler {
         switch (name, isInEntry) {
         case ("ITEM", _):
             while isInEntry, !stack.isEmpty { popFrame() }
-            startEntryFrame(attributes: attributes, pushedBase: pushedBase)
+            startEntry(attributes: attributes, pushedBase: pushedBase)
             let baseChain = baseChain
             if let href = attributes.value("HREF") { entry?.mutate { $0.itemLink = FeedLink(href: href, baseChain: baseChain) } }
             if let modified = attributes.value("LASTMOD") {

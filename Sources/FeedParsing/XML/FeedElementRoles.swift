@@ -257,11 +257,7 @@ extension FeedElementHandler {
         }
     }
 
-    func startEntryFrame(attributes: SAXAttributes, pushedBase: Bool) {
-        startEntry(attributes: attributes, pushedBase: pushedBase)
-    }
-
-    private func startEntry(attributes: SAXAttributes, pushedBase: Bool) {
+    func startEntry(attributes: SAXAttributes, pushedBase: Bool) {
         var started = ParsedEntry()
         started.baseChain = baseChain
         if format == .rdf, let about = attributes.value("about", in: .rdf) ?? attributes.value("about") {
