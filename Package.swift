@@ -1,8 +1,25 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependencies point one way:
-// FeedModel, FeedDates ← FeedParsing / FeedNormalization / FeedFetching ← FeedCommandSupport ← executables.
+// The module graph is the architecture; dependencies point one way (→ reads "depends on"):
+//
+//   FeedBasics          leaf: ASCII bytes and trimming, markup escaping, civil dates, SHA-256, durable file writes
+//   FeedModel           → FeedBasics                                   what a feed and an entry are
+//   FeedDates           → FeedBasics                                   every date format feeds use
+//   FeedParsing         → FeedModel, FeedDates, FeedBasics, CLibXML2    bytes → ParsedFeed (and OPML)
+//   FeedNormalization   → FeedModel, FeedBasics, CLibXML2               ParsedFeed → entries fit to store
+//   FeedFetching        → FeedModel, FeedDates, FeedBasics, CCurl                 HTTP with libcurl, bounded concurrency, recordings
+//   FeedStorage         → FeedModel, FeedBasics, GRDB                   all SQL: catalog, feed databases, snapshots
+//   FeedPipeline        → the six above                                rss-create, rss-update, rss-inspect as library calls
+//   FeedPublishing      → FeedPipeline, FeedStorage, FeedModel, FeedBasics, FeedNormalization   rss-publish
+//   FeedCommandSupport  → FeedPipeline, FeedPublishing, FeedStorage, FeedFetching, ArgumentParser, Logging, CMalloc
+//                         settings, the shared command runner, logs, progress, summaries, metrics
+//   rss-create, rss-update, rss-inspect, rss-publish: one command each, parsing options and calling the above.
+//
+// No module above FeedStorage sees a GRDB type. Benchmark harnesses live in Benchmarks/ and
+// the fuzz target in Fuzz/, packages of their own that depend on this one.
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+
 let package = Package(
     name: "Feedmill",
     platforms: [.macOS(.v13)],
@@ -11,9 +28,13 @@ let package = Package(
         .executable(name: "rss-update", targets: ["rss-update"]),
         .executable(name: "rss-publish", targets: ["rss-publish"]),
         .executable(name: "rss-inspect", targets: ["rss-inspect"]),
+        .library(name: "FeedModel", targets: ["FeedModel"]),
         .library(name: "FeedParsing", targets: ["FeedParsing"]),
         .library(name: "FeedNormalization", targets: ["FeedNormalization"]),
         .library(name: "FeedFetching", targets: ["FeedFetching"]),
+        .library(name: "FeedStorage", targets: ["FeedStorage"]),
+        .library(name: "FeedPipeline", targets: ["FeedPipeline"]),
+        .library(name: "FeedPublishing", targets: ["FeedPublishing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -21,90 +42,62 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CLibXML2",
-            pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]
-        ),
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMalloc"),
-        .target(name: "FeedModel"),
-        .target(name: "FeedDates"),
-        .target(name: "FeedParsing", dependencies: ["FeedModel", "FeedDates", "CLibXML2"]),
-        .target(name: "FeedNormalization", dependencies: ["FeedModel", "CLibXML2"]),
-        .target(name: "FeedFetching", dependencies: ["FeedModel", "FeedDates", "CCurl"]),
+        .target(name: "FeedBasics"),
+        .target(name: "FeedModel", dependencies: ["FeedBasics"]),
+        .target(name: "FeedDates", dependencies: ["FeedBasics"]),
+        .target(name: "FeedParsing", dependencies: ["FeedModel", "FeedDates", "FeedBasics", "CLibXML2"]),
+        .target(name: "FeedNormalization", dependencies: ["FeedModel", "FeedBasics", "CLibXML2"]),
+        .target(name: "FeedFetching", dependencies: ["FeedModel", "FeedDates", "FeedBasics", "CCurl"]),
         .target(
             name: "FeedStorage",
             dependencies: [
-                "FeedModel", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "FeedModel", "FeedBasics",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .target(
             name: "FeedPipeline",
-            dependencies: [
-                "FeedModel", "FeedParsing", "FeedNormalization", "FeedFetching", "FeedStorage",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            dependencies: ["FeedBasics", "FeedModel", "FeedDates", "FeedParsing", "FeedNormalization", "FeedFetching", "FeedStorage"]
+        ),
+        .target(
+            name: "FeedPublishing",
+            dependencies: ["FeedBasics", "FeedModel", "FeedNormalization", "FeedStorage", "FeedPipeline"]
         ),
         .target(
             name: "FeedCommandSupport",
             dependencies: [
-                "FeedModel", "FeedParsing", "FeedNormalization", "FeedFetching", "FeedStorage", "FeedPipeline", "CMalloc",
+                "FeedBasics", "FeedFetching", "FeedStorage", "FeedPipeline", "FeedPublishing", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(name: "rss-create", dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
+        .executableTarget(name: "rss-update", dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
         .executableTarget(
-            name: "rss-create",
-            dependencies: ["FeedCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
-        ),
-        .executableTarget(
-            name: "rss-update",
-            dependencies: ["FeedCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
-        ),
-        .executableTarget(
-            name: "rss-publish",
-            dependencies: ["FeedCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
-        ),
-        .executableTarget(
-            name: "rss-inspect",
-            dependencies: [
-                "FeedCommandSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        // Benchmark harness for Scripts/bench/parse; not installed.
-        .executableTarget(
-            name: "feed-parse-bench",
-            dependencies: ["FeedModel", "FeedParsing", "FeedNormalization"]
-        ),
-        // Benchmark harness for Scripts/bench/fetch; not installed.
-        .executableTarget(name: "feed-fetch-bench", dependencies: ["FeedFetching", "FeedModel"]),
-        // Benchmark harness for Scripts/bench/storage; not installed.
-        .executableTarget(
-            name: "feed-store-bench",
-            dependencies: ["FeedModel", "FeedParsing", "FeedNormalization", "FeedStorage"]
-        ),
-        // Benchmark harness for Scripts/bench/publish; not installed.
-        .executableTarget(name: "feed-publish-bench", dependencies: ["FeedModel", "FeedStorage", "FeedPipeline"]),
+            name: "rss-publish", dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedPublishing", "FeedBasics", argumentParser]),
+        .executableTarget(name: "rss-inspect", dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "FeedBasicsTests", dependencies: ["FeedBasics"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel"]),
-        .testTarget(name: "FeedModelTests", dependencies: ["FeedModel"]),
+        .testTarget(name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel", "FeedBasics"]),
         .testTarget(name: "FeedDatesTests", dependencies: ["FeedDates"]),
-        .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "TestSupport"]),
+        .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "FeedBasics", "TestSupport"]),
         .testTarget(
             name: "FeedCommandSupportTests",
-            dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedStorage", "FeedFetching", "TestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "FeedCommandSupport", "FeedPipeline", "FeedStorage", "FeedFetching", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "FeedPipelineTests",
             dependencies: [
-                "FeedPipeline", "FeedStorage", "FeedFetching", "FeedModel", "FeedParsing", "TestSupport",
+                "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "FeedParsing", "FeedBasics",
+                "TestSupport",
+                // The tests read and damage real SQLite files directly.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -21,9 +21,6 @@ static inline CURLcode feedmill_curl_setopt_pointer(CURL *handle, CURLoption opt
 static inline CURLcode feedmill_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
     return curl_easy_setopt(handle, option, value);
 }
-static inline CURLcode feedmill_curl_setopt_offset(CURL *handle, CURLoption option, curl_off_t value) {
-    return curl_easy_setopt(handle, option, value);
-}
 
 typedef size_t (*feedmill_curl_data_callback)(char *data, size_t size, size_t count, void *context);
 static inline CURLcode feedmill_curl_setopt_data_callback(CURL *handle, CURLoption option, feedmill_curl_data_callback callback) {

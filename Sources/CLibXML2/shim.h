@@ -22,15 +22,9 @@
 /* xmlFree is a global function pointer, which Swift 6 rejects as not concurrency-safe. */
 static inline void feedmill_xmlFree(void *pointer) { xmlFree(pointer); }
 
-/* xmlParserVersion is a macro over a function call. */
-static inline const char *feedmill_xmlParserVersion(void) { return xmlParserVersion; }
-
 /* Bytes still buffered and not yet consumed by a parser context (for positions in errors). */
 static inline int feedmill_xmlInputLine(xmlParserCtxtPtr ctxt) {
     return (ctxt && ctxt->input) ? ctxt->input->line : 0;
-}
-static inline int feedmill_xmlInputColumn(xmlParserCtxtPtr ctxt) {
-    return (ctxt && ctxt->input) ? ctxt->input->col : 0;
 }
 
 /* Entity references are replaced by their text; see XMLFeedParser for why this is safe here. */

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedFetching
 import FeedPipeline
+import FeedPublishing
 import Foundation
 import Logging
 
@@ -27,7 +28,7 @@ public struct CommandContext: Sendable {
             resolved = try ResolvedSettings(
                 command: section, settings: settings + [.logFormat, .now], commandLine: given.merging(common.given) { $1 },
                 environment: environment, configFile: located.file, configSource: located.source)
-            _ = try resolved.choice(.logFormat, ["text", "json"])
+            _ = try resolved.choice(.logFormat, LogLineHandler.Format.allCases.map(\.rawValue))
             _ = try resolved.epochSeconds(.now)
         } catch {
             reportFailure(command, error.description)
@@ -37,7 +38,8 @@ public struct CommandContext: Sendable {
             print(resolved.render(), terminator: "")
             throw ExitCode.success
         }
-        let format = LogLineHandler.Format(rawValue: resolved.string(.logFormat) ?? "text") ?? .text
+        // Checked above: the setting is text or json.
+        let format = LogLineHandler.Format(rawValue: resolved.text(.logFormat)) ?? .text
         let level: Logger.Level = common.quiet ? .error : (common.verbose ? .debug : .notice)
         let logger = Logger(label: "feedmill.\(command)") { _ in
             LogLineHandler(command: command, format: format, level: level, console: console)
@@ -81,17 +83,38 @@ public struct CommandContext: Sendable {
         return configuration
     }
 
+    /// The typed settings of `rss-create` and `rss-update`.
     public func pipelineConfiguration(_ options: PipelineOptions) throws -> PipelineConfiguration {
         var configuration = PipelineConfiguration()
         configuration.fetch = try fetchConfiguration(options.fetch)
         try check { () throws(SettingsError) in
-            configuration.dataDirectory = settings.string(.dataDirectory) ?? "./data"
+            configuration.dataDirectory = settings.text(.dataDirectory)
             configuration.concurrency = try settings.int(.concurrency, in: 1...256)
             configuration.perHostLimit = try settings.int(.perHost, in: 1...64)
             configuration.deadline = try settings.seconds(.deadline).map(Double.init)
+            if settings.settings.contains(.staleAfter), let staleAfter = try settings.seconds(.staleAfter) {
+                configuration.staleAfter = staleAfter
+            }
         }
         if let now = try fixedNow() { configuration.fixClock(at: now) }
         return configuration
+    }
+
+    /// The typed settings of `rss-publish`: where the data is, and how to publish it.
+    public func publishConfiguration(full: Bool) throws -> (data: PipelineConfiguration, publish: PublishConfiguration) {
+        var data = PipelineConfiguration()
+        var publish = PublishConfiguration()
+        try check { () throws(SettingsError) in
+            data.dataDirectory = settings.text(.dataDirectory)
+            publish.outputDirectory = settings.text(.publishDirectory)
+            publish.retainedVersions = try settings.int(.deltas, in: 0...50)
+            if let siteURL = settings.string(.siteURL), !siteURL.hasSuffix("/") { throw settings.invalid(.siteURL, "a URL ending with /") }
+            publish.siteURL = settings.string(.siteURL)
+            publish.title = settings.text(.title)
+        }
+        publish.full = full
+        if let now = try fixedNow() { data.fixClock(at: now) }
+        return (data, publish)
     }
 
     /// The end-of-run summary on standard output, unless `--quiet`.

@@ -24,7 +24,7 @@ public enum RunSummary {
             lines.append("  failed (recorded; retried later with backoff):")
             for feed in report.failures {
                 if case .failed(let kind, let message) = feed.outcome {
-                    lines.append("    #\(feed.feedID) \(feed.url): \(message) [\(kind)]")
+                    lines.append("    #\(feed.feedID) \(feed.url): \(message) [\(kind.rawValue)]")
                 }
             }
         }

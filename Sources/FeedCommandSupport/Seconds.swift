@@ -20,5 +20,13 @@ public struct Seconds: ExpressibleByArgument, Sendable {
         value = number * multiplier
     }
 
-    public var defaultValueDescription: String { "\(value)s" }
+    public var defaultValueDescription: String { text }
+
+    /// In the largest unit that divides it: `3600` is `1h`, `90` is `90s`.
+    public var text: String {
+        for (unit, size) in [("d", 86_400), ("h", 3600), ("m", 60)] where value > 0 && value % size == 0 {
+            return "\(value / size)\(unit)"
+        }
+        return "\(value)s"
+    }
 }

@@ -1,3 +1,4 @@
+import FeedBasics
 /// The one date parser every format shares.
 ///
 /// Accepts RFC 822/1123/2822 and their common variants (two-digit years, missing seconds,
@@ -21,8 +22,7 @@
 public enum FeedDate {
     /// Seconds since 1970-01-01T00:00:00Z, or `nil` when `text` is not a date Feedmill can read.
     public static func parse(_ text: String) -> Int64? {
-        var bytes = Array(text.utf8)
-        trimASCIIWhitespace(&bytes)
+        let bytes = Array(Array(text.utf8)[...].trimmingASCIIWhitespace())
         guard !bytes.isEmpty, bytes.count < 128 else { return nil }
         if startsWithYear(bytes) {
             var reader = ISO8601Reader(bytes)
@@ -41,7 +41,7 @@ public enum FeedDate {
             hour < 24 || (minute == 0 && second == 0),
             abs(offsetSeconds) <= 18 * 3600
         else { return nil }
-        let days = daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
+        let days = CivilDate.days(year: Int64(year), month: Int64(month), day: Int64(day))
         return days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
     }
 
@@ -53,25 +53,9 @@ public enum FeedDate {
         }
     }
 
-    /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
-    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
     private static func startsWithYear(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 4 else { return false }
         for index in 0..<4 where !bytes[index].isASCIIDigit { return false }
         return bytes.count == 4 || bytes[4] == UInt8(ascii: "-") || bytes[4] == UInt8(ascii: "/") || bytes[4].isASCIIDigit
-    }
-
-    private static func trimASCIIWhitespace(_ bytes: inout [UInt8]) {
-        while let last = bytes.last, last.isASCIIWhitespace { bytes.removeLast() }
-        let leading = bytes.prefix(while: { $0.isASCIIWhitespace }).count
-        if leading > 0 { bytes.removeFirst(leading) }
     }
 }

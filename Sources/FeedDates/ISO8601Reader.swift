@@ -1,3 +1,5 @@
+import FeedBasics
+
 /// Reads ISO 8601 / W3CDTF: `YYYY`, `YYYY-MM`, `YYYY-MM-DD` (or `YYYY/M/D`), the basic form `YYYYMMDD`,
 /// then optionally `T`/`t`/space, `hh:mm[:ss[.fraction]]` (or `hhmm[ss]`), then an optional
 /// zone: `Z`, `±hh`, `±hhmm`, `±hh:mm`, or a zone name such as `UTC` or `GMT`.

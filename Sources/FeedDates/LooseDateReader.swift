@@ -1,3 +1,5 @@
+import FeedBasics
+
 /// Reads the RFC 822 family and the forms that drift from it in the wild, by token rather
 /// than by fixed position: `[Day,] DD Mon YYYY hh:mm[:ss] [zone]`, `Mon DD YYYY`, RFC 850's
 /// `Monday, 02-Jan-06 15:04:05 GMT`, asctime's `Mon Jan  2 15:04:05 2006`, ordinal days

@@ -1,3 +1,5 @@
+import FeedBasics
+
 /// The form nearly every RSS feed writes, `Sun, 06 Nov 1994 08:49:37 GMT` (or a numeric zone,
 /// `UT`/`UTC`/`Z`, no day name, a one-digit day), read by position without allocating.
 ///

@@ -1,3 +1,5 @@
+import FeedBasics
+
 /// Zone abbreviations seen in feed dates, with their offsets east of UTC.
 ///
 /// Ambiguous abbreviations (IST, BST as anything but British Summer Time) are left out

@@ -1,3 +1,4 @@
+import FeedBasics
 import Foundation
 
 /// How the fetcher behaves: a value passed in, never a global. Every default is one a
@@ -36,7 +37,7 @@ public struct FetchConfiguration: Sendable, Equatable {
 
     public static let `default` = FetchConfiguration()
 
-    public static let version = "0.1.0"
+    public static let version = FeedmillVersion.current
     public static let defaultContactURL = "https://github.com/feedmill/feedmill"
 
     /// `Feedmill/0.1.0 (+https://…)`: names the software, its version and a contact.

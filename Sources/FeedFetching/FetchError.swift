@@ -1,28 +1,10 @@
+import FeedModel
+
 /// Why a fetch failed, as a stable kind (stored, counted, used for backoff) and one line a
 /// person understands.
 public struct FetchError: Error, Equatable, CustomStringConvertible, Sendable {
-    public enum Kind: String, Sendable, CaseIterable {
-        case invalidURL = "invalid-url"
-        case unsupportedScheme = "unsupported-scheme"
-        /// The address connected to is not allowed by the ``NetworkPolicy``.
-        case blockedAddress = "blocked-address"
-        case dns
-        case connect
-        case tls
-        case timeout
-        case tooManyRedirects = "too-many-redirects"
-        case redirectLoop = "redirect-loop"
-        case tooLarge = "too-large"
-        /// Any other status that is not a feed: 4xx, 5xx (with `status`), 429/503 with `retryAfter`.
-        case httpStatus = "http-status"
-        case network
-        /// A replay was asked for a request that was never recorded.
-        case notRecorded = "not-recorded"
-        /// A recording could not be written or read.
-        case recording
-        /// The run was told to stop (Ctrl-C, SIGTERM) while this transfer was in flight.
-        case interrupted
-    }
+    /// The fetcher uses the fetch kinds of the kind every failure shares.
+    public typealias Kind = FailureKind
 
     public var kind: Kind
     public var url: String

@@ -1,3 +1,5 @@
+import FeedBasics
+
 /// One hop of a redirect chain.
 public struct Redirect: Sendable, Equatable, Codable {
     public var status: Int
@@ -60,7 +62,7 @@ public struct FetchResponse: Sendable, Equatable {
     public var charset: String? {
         guard let contentType else { return nil }
         for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: " \t\"'") }
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingASCII(" \t\"'") }
             if pair.count == 2, pair[0].lowercased() == "charset", !pair[1].isEmpty { return pair[1] }
         }
         return nil
@@ -80,12 +82,5 @@ public enum FetchOutcome: Sendable, Equatable {
         switch self {
         case .fetched(let response), .notModified(let response), .gone(let response): return response
         }
-    }
-}
-
-extension StringProtocol {
-    func trimmingCharacters(in set: String) -> String {
-        let unwanted = Set(set)
-        return String(drop { unwanted.contains($0) }.reversed().drop { unwanted.contains($0) }.reversed())
     }
 }

@@ -21,7 +21,13 @@ public struct FetchScheduler: Sendable {
     /// No feed starts after this instant (`--deadline`); feeds in flight finish.
     public var deadline: ContinuousClock.Instant?
 
-    public init(configuration: FetchConfiguration = .default, concurrency: Int = 16, perHostLimit: Int = 2) {
+    /// The defaults of `--concurrency` and `--per-host`, declared here once.
+    public static let defaultConcurrency = 16
+    public static let defaultPerHostLimit = 2
+
+    public init(
+        configuration: FetchConfiguration = .default, concurrency: Int = defaultConcurrency, perHostLimit: Int = defaultPerHostLimit
+    ) {
         self.configuration = configuration
         self.concurrency = max(1, concurrency)
         self.perHostLimit = max(1, perHostLimit)

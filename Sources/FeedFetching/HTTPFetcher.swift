@@ -1,5 +1,5 @@
 import CCurl
-import FeedModel
+import FeedBasics
 import Foundation
 
 #if canImport(Glibc)
@@ -128,7 +128,7 @@ public final class HTTPFetcher {
         }
         if let failure = found.exchange.failure {
             throw FetchError(
-                kind: FetchError.Kind(rawValue: failure.kind) ?? .network, url: request.url, message: failure.message,
+                kind: failure.kind, url: request.url, message: failure.message,
                 status: failure.status, retryAfter: failure.retryAfter)
         }
         guard let raw = found.exchange.response else {

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedDates
 
 /// `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date.
@@ -8,7 +9,7 @@ enum RetryAfter {
     /// so a server whose clock differs from ours still gets the wait it meant; otherwise
     /// against `now`.
     static func seconds(_ value: String?, serverDate: String?, now: Int64, cap: Int) -> Int? {
-        guard let value = value?.trimmingCharacters(in: " \t"), !value.isEmpty else { return nil }
+        guard let value = value?.trimmingASCII(" \t"), !value.isEmpty else { return nil }
         if value.allSatisfy(\.isWholeNumber) {
             return min(Int(value) ?? cap, cap)
         }

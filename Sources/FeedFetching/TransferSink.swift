@@ -1,3 +1,5 @@
+import FeedBasics
+
 /// Receives one hop's headers and body from libcurl's callbacks, and the address check.
 ///
 /// Body size is capped here as well as by `CURLOPT_MAXFILESIZE`, because libcurl 7.88 only
@@ -41,15 +43,15 @@ final class TransferSink {
     }
 
     func receiveHeaderLine(_ data: UnsafeRawBufferPointer) {
-        let line = String(decoding: data, as: UTF8.self).trimmingCharacters(in: " \t\r\n")
+        let line = String(decoding: data, as: UTF8.self).trimmingASCII(" \t\r\n")
         if line.hasPrefix("HTTP/") {
             headers.removeAll()
             body.removeAll()
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }
-        let name = line[..<colon].trimmingCharacters(in: " \t").lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
+        let name = line[..<colon].trimmingASCII(" \t").lowercased()
+        let value = line[line.index(after: colon)...].trimmingASCII(" \t")
         headers.append((name, value))
     }
 

@@ -1,3 +1,5 @@
+import FeedBasics
+
 /// A piece of text exactly as a feed carried it, with the feed's own statement of how to read it.
 ///
 /// Parsing keeps the kind so that normalisation can decide once, in one place, whether
@@ -34,4 +36,9 @@ public struct FeedText: Sendable, Equatable {
     public var isBlank: Bool {
         !utf8.contains { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0x0C) }
     }
+}
+
+extension FeedText {
+    /// The same text without the characters XML 1.0 forbids.
+    public var withoutForbiddenCharacters: FeedText { FeedText(utf8: XMLCharacters.filtered(utf8), kind: kind) }
 }

@@ -1,3 +1,4 @@
+import FeedBasics
 /// The form in which two feed URLs are compared to find the same feed listed twice.
 ///
 /// `http://Example.COM/feed`, `http://example.com:80/feed`, `http://example.com/feed#x` and
@@ -75,18 +76,5 @@ public enum FeedURLKey {
 
     private static func upperHex(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
-    }
-}
-
-extension String {
-    /// Without leading and trailing ASCII white space (space, tab, CR, LF, form feed): the
-    /// trimming feed formats ask for, which leaves non-breaking and other Unicode spaces alone.
-    public func trimmingASCIIWhitespace() -> String {
-        let scalars = unicodeScalars
-        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-            let last = scalars.lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(scalars[first...last])
     }
 }

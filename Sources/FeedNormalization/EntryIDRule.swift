@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedModel
 
 /// The one rule for an entry's id.

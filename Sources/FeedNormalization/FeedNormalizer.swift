@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedModel
 
 /// Turns a ``ParsedFeed`` into the entries Feedmill stores, applying each documented rule once.

@@ -60,11 +60,6 @@ enum HTMLFragment {
         return String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
     }
 
-    static func content(_ node: xmlNodePtr) -> String {
-        guard let content = node.pointee.content else { return "" }
-        return String(cString: UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self))
-    }
-
     /// Attribute `(name, value)` pairs in document order.
     static func attributes(_ node: xmlNodePtr) -> [(name: String, value: String)] {
         var result: [(String, String)] = []

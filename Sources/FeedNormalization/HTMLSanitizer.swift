@@ -1,4 +1,5 @@
 import CLibXML2
+import FeedBasics
 import FeedModel
 
 /// Makes an entry's HTML safe for a client to display, and absolute.
@@ -25,7 +26,7 @@ public struct HTMLSanitizer: Sendable {
         switch text.kind {
         case .text:
             var output: [UInt8] = []
-            HTMLBytes.appendEscaped(text.value.trimmingASCIIWhitespace(), to: &output, lineBreaks: true)
+            Markup.appendEscaped(text.value.trimmingASCIIWhitespace(), to: &output, lineBreaks: true)
             return String(decoding: output, as: UTF8.self)
         case .html, .xhtml:
             return sanitize(htmlUTF8: text.utf8[...])
@@ -78,7 +79,7 @@ public struct HTMLSanitizer: Sendable {
         while let current = child {
             switch current.pointee.type {
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                if let content = current.pointee.content { HTMLBytes.appendEscaped(UnsafePointer(content), to: &output) }
+                if let content = current.pointee.content { Markup.appendEscaped(UnsafePointer(content), to: &output) }
             case XML_ELEMENT_NODE:
                 writeElement(current, to: &output)
             default:
@@ -111,19 +112,19 @@ public struct HTMLSanitizer: Sendable {
         }
         if name == "img", !attributes.contains(where: { $0.0 == "src" }) { return }
         output.append(UInt8(ascii: "<"))
-        HTMLBytes.append(name, to: &output)
+        output.append(contentsOf: name.utf8)
         for (attribute, value) in attributes {
             output.append(UInt8(ascii: " "))
-            HTMLBytes.append(attribute, to: &output)
+            output.append(contentsOf: attribute.utf8)
             output.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
-            HTMLBytes.appendEscaped(value, to: &output, attribute: true)
+            Markup.appendEscaped(value, to: &output, attribute: true)
             output.append(UInt8(ascii: "\""))
         }
         output.append(UInt8(ascii: ">"))
         if Self.voidElements.contains(name) { return }
         writeChildren(of: node, to: &output)
         output.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
-        HTMLBytes.append(name, to: &output)
+        output.append(contentsOf: name.utf8)
         output.append(UInt8(ascii: ">"))
     }
 

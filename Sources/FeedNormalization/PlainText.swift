@@ -1,4 +1,5 @@
 import CLibXML2
+import FeedBasics
 import FeedModel
 
 /// Titles and authors as plain text: tags stripped, entities decoded, white space collapsed.
@@ -129,11 +130,5 @@ public enum PlainText {
         }
         if previousWasC2 { output.append(0xC2) }
         return String(decoding: output, as: UTF8.self)
-    }
-}
-
-extension UInt8 {
-    fileprivate var isASCIILetterOrDigit: Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
     }
 }

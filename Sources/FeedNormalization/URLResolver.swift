@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedModel
 
 /// RFC 3986 reference resolution (§5.2), written out rather than delegated to Foundation's

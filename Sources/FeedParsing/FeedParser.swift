@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedModel
 
 /// Bytes in, ``ParsedFeed`` out: the one entry point for every format.

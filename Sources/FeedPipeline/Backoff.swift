@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedModel
 
 /// How long a failing feed waits before its next attempt: `base × 2^(failures − 1)`, capped,

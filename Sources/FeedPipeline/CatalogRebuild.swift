@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedStorage
 import Foundation
 
@@ -20,14 +21,14 @@ public enum CatalogRebuild {
     /// Call before the catalog is opened: sets aside a lost catalog's leftover `-wal`/`-shm`.
     public static func prepare(_ configuration: PipelineConfiguration, now: Int64) throws(PipelineError) -> [String] {
         let path = configuration.catalogPath
-        guard CatalogGuard.isMissingOrEmpty(path) else { return [] }
+        guard CatalogAccess.isMissingOrEmpty(path) else { return [] }
         var moved: [String] = []
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             let target = "\(path)\(suffix).set-aside-\(now)"
             do {
                 try DurableFiles.rename(path + suffix, to: target)
             } catch {
-                throw .storage(error)
+                throw .storage(StorageError(error))
             }
             moved.append(target)
         }

@@ -63,26 +63,16 @@ public struct CreateRun: Sendable {
     /// absolute http(s) URL (the only kind fetched, and the only kind that reaches clients);
     /// a site link that is not one is dropped.
     func loadOutlines(_ source: String) throws(PipelineError) -> (outlines: [CatalogOutline], rejected: [String]) {
-        let bytes: [UInt8]
-        let base: String
-        let lowered = source.lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
-            do {
-                let response = try HTTPFetcher(configuration: configuration.fetch).fetch(source).response
-                (bytes, base) = (response.body, response.finalURL)
-            } catch {
-                throw .feedList(source: source, reason: "\(error.message) [\(error.kind.rawValue)]")
-            }
-        } else {
-            guard let data = FileManager.default.contents(atPath: source) else {
-                throw .feedList(source: source, reason: FileManager.default.fileExists(atPath: source) ? "not readable" : "no such file")
-            }
-            bytes = [UInt8](data)
-            base = URL(fileURLWithPath: source).standardizedFileURL.absoluteString
+        let document: LoadedDocument
+        do {
+            document = try FeedSource(source).load(configuration: configuration.fetch)
+        } catch {
+            throw .feedList(source: source, reason: error.description)
         }
+        let base = document.origin
         let outlines: [OPMLOutline]
         do {
-            outlines = try OPMLParser.parse(bytes)
+            outlines = try OPMLParser.parse(document.bytes)
         } catch {
             throw .feedList(source: source, reason: error.description)
         }

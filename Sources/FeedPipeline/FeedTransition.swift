@@ -2,111 +2,110 @@ import FeedFetching
 import FeedModel
 import FeedStorage
 
-/// How one fetch outcome changes what the catalog knows about a feed. Pure: the old record
-/// and the outcome in, the new record out, so every rule has a table test.
-public enum FeedTransition {
-    /// A body was fetched and read as a feed (its entries are already stored).
-    public static func fetched(
-        _ feed: CatalogFeed, response: FetchResponse, parsed: NormalizedFeed, now: Int64,
-        configuration: PipelineConfiguration
-    ) -> CatalogFeed {
-        var next = succeeded(feed, response: response, now: now, configuration: configuration)
-        if !parsed.title.isEmpty { next.title = parsed.title } else if next.title == nil { next.title = feed.state.opmlTitle ?? "" }
-        next.state.siteLink = parsed.link ?? next.state.siteLink
-        next.state.hintInterval = PollHints.interval(parsed.hints, response: response)
-        next.state.skipHours = parsed.hints.skipHours
-        next.state.skipDays = parsed.hints.skipDays
-        next.state.bodyHash = response.bodyHash
-        return next
-    }
-
+/// What happened to a feed in one run, as the catalog needs to know it.
+public enum FeedEvent {
+    /// A body was read as a feed and its entries are stored.
+    case fetched(FetchResponse, NormalizedFeed)
     /// `304`, or a `200` with the same body as last time.
-    public static func notModified(
-        _ feed: CatalogFeed, response: FetchResponse, now: Int64, configuration: PipelineConfiguration
-    ) -> CatalogFeed {
-        var next = succeeded(feed, response: response, now: now, configuration: configuration)
-        if let interval = PollHints.interval(SchedulingHints(), response: response) {
-            next.state.hintInterval = max(interval, feed.state.hintInterval ?? 0)
-        }
-        return next
-    }
-
+    case notModified(FetchResponse)
     /// `410 Gone`: never fetched again unless asked for by id.
-    public static func gone(_ feed: CatalogFeed, response: FetchResponse, now: Int64) -> CatalogFeed {
+    case gone(FetchResponse)
+    /// A failure with its kind; `retryAfter` when the server said how long to wait.
+    case failed(kind: FailureKind, message: String, status: Int?, retryAfter: Int?)
+    /// The feed's database was damaged or foreign and was set aside.
+    case databaseSetAside(message: String)
+}
+
+/// How one event changes what the catalog knows about a feed: the old record and the event
+/// in, the next record out, in one place. Pure but for `isURLTaken`, so every rule has a
+/// table test; the redirect move is part of the transition, decided here and nowhere else.
+public enum FeedTransition {
+    /// - Parameter isURLTaken: whether another feed already has a URL (a feed is never moved
+    ///   onto another feed's URL).
+    /// - Returns: the next record, and the URL the feed was moved to when permanent redirects
+    ///   to it were seen `redirectSightingsToMove` runs in a row.
+    public static func next(
+        _ feed: CatalogFeed, after event: FeedEvent, now: Int64, configuration: PipelineConfiguration,
+        isURLTaken: (String) throws(StorageError) -> Bool
+    ) throws(StorageError) -> (feed: CatalogFeed, movedTo: String?) {
         var next = feed
-        next.state.gone = true
-        next.state.lastStatus = response.status
-        next.state.lastAttempt = now
-        next.state.lastErrorKind = "gone"
-        next.state.lastError = "the publisher says the feed is gone (HTTP 410)"
-        return next
+        switch event {
+        case .fetched(let response, let parsed):
+            succeeded(&next, response: response, now: now)
+            if !parsed.title.isEmpty { next.title = parsed.title } else if next.title == nil { next.title = feed.state.opmlTitle ?? "" }
+            next.state.siteLink = parsed.link ?? next.state.siteLink
+            next.state.hintInterval = PollHints.interval(parsed.hints, response: response)
+            next.state.skipHours = parsed.hints.skipHours
+            next.state.skipDays = parsed.hints.skipDays
+            next.state.bodyHash = response.bodyHash
+        case .notModified(let response):
+            succeeded(&next, response: response, now: now)
+            if let interval = PollHints.interval(SchedulingHints(), response: response) {
+                next.state.hintInterval = max(interval, feed.state.hintInterval ?? 0)
+            }
+        case .gone(let response):
+            failed(&next, kind: .gone, message: "the publisher says the feed is gone (HTTP 410)", status: response.status, now: now)
+            next.state.consecutiveErrors = feed.state.consecutiveErrors
+            next.state.gone = true
+            return (next, nil)
+        case .failed(let kind, let message, let status, let retryAfter):
+            failed(&next, kind: kind, message: message, status: status, now: now)
+            let delay = retryAfter ?? Backoff.delay(
+                feedID: feed.feedID, consecutiveFailures: next.state.consecutiveErrors,
+                base: configuration.backoffBase, cap: configuration.backoffCap)
+            next.state.nextAttempt = now + Int64(delay)
+            return (next, nil)
+        case .databaseSetAside(let message):
+            // No validators (the next fetch is in full), no backoff (due again at once, as any
+            // feed without its database is).
+            failed(&next, kind: .damagedDatabase, message: message, status: feed.state.lastStatus, now: now)
+            next.state.nextAttempt = nil
+            next.state.etag = nil
+            next.state.lastModified = nil
+            next.state.bodyHash = nil
+            return (next, nil)
+        }
+        return try redirected(next, finalURL: event.response?.movedPermanently == true ? event.response?.finalURL : nil,
+            configuration: configuration, isURLTaken: isURLTaken)
     }
 
-    /// A failure: recorded with its kind, the failure count grows, and the next attempt backs
-    /// off (or waits exactly as long as `Retry-After` asked).
-    public static func failed(
-        _ feed: CatalogFeed, kind: String, message: String, status: Int?, retryAfter: Int?, now: Int64,
-        configuration: PipelineConfiguration
-    ) -> CatalogFeed {
-        var next = recordingFailure(feed, kind: kind, message: message, status: status, now: now)
-        let delay = retryAfter ?? Backoff.delay(
-            feedID: feed.feedID, consecutiveFailures: next.state.consecutiveErrors,
-            base: configuration.backoffBase, cap: configuration.backoffCap)
-        next.state.nextAttempt = now + Int64(delay)
-        return next
-    }
-
-    /// The kind recorded when a feed's database was damaged or foreign and set aside.
-    public static let damagedDatabaseKind = "damaged-database"
-
-    /// The feed's database was set aside: no validators (the next fetch is in full), no
-    /// backoff (the feed is due again at once, as any feed without its database is), and the
-    /// reason recorded like any failure.
-    public static func databaseSetAside(_ feed: CatalogFeed, message: String, now: Int64) -> CatalogFeed {
-        var next = recordingFailure(feed, kind: damagedDatabaseKind, message: message, status: feed.state.lastStatus, now: now)
-        next.state.nextAttempt = nil
-        next.state.etag = nil
-        next.state.lastModified = nil
-        next.state.bodyHash = nil
-        return next
-    }
-
-    /// The URL to move the feed to, when permanent redirects to it have been seen enough runs
-    /// in a row; the record counts the sightings either way. Applied once per successful fetch.
-    public static func redirects(
-        _ feed: CatalogFeed, response: FetchResponse, configuration: PipelineConfiguration
-    ) -> (feed: CatalogFeed, moveTo: String?) {
+    /// Counts runs in a row that permanent redirects led to the same URL, and moves the feed
+    /// there once they are enough and no other feed has that URL.
+    private static func redirected(
+        _ feed: CatalogFeed, finalURL: String?, configuration: PipelineConfiguration,
+        isURLTaken: (String) throws(StorageError) -> Bool
+    ) throws(StorageError) -> (feed: CatalogFeed, movedTo: String?) {
         var next = feed
-        guard response.movedPermanently else {
+        guard let finalURL else {
             next.state.redirectTarget = nil
             next.state.redirectSightings = 0
             return (next, nil)
         }
-        if next.state.redirectTarget == response.finalURL {
+        if next.state.redirectTarget == finalURL {
             next.state.redirectSightings += 1
         } else {
-            next.state.redirectTarget = response.finalURL
+            next.state.redirectTarget = finalURL
             next.state.redirectSightings = 1
         }
-        guard next.state.redirectSightings >= configuration.redirectSightingsToMove else { return (next, nil) }
-        return (next, response.finalURL)
+        guard next.state.redirectSightings >= configuration.redirectSightingsToMove, try !isURLTaken(finalURL) else {
+            return (next, nil)
+        }
+        next.url = finalURL
+        next.state.redirectTarget = nil
+        next.state.redirectSightings = 0
+        return (next, finalURL)
     }
 
     /// What every failure records: its kind and message, the attempt, one more in a row.
-    private static func recordingFailure(_ feed: CatalogFeed, kind: String, message: String, status: Int?, now: Int64) -> CatalogFeed {
-        var next = feed
+    private static func failed(_ next: inout CatalogFeed, kind: FailureKind, message: String, status: Int?, now: Int64) {
         next.state.consecutiveErrors += 1
         next.state.lastAttempt = now
         next.state.lastStatus = status
         next.state.lastErrorKind = kind
         next.state.lastError = message
-        return next
     }
 
-    private static func succeeded(
-        _ feed: CatalogFeed, response: FetchResponse, now: Int64, configuration: PipelineConfiguration
-    ) -> CatalogFeed {
-        var next = feed
+    private static func succeeded(_ next: inout CatalogFeed, response: FetchResponse, now: Int64) {
         next.lastUpdate = now
         next.state.lastAttempt = now
         next.state.lastSuccess = now
@@ -118,6 +117,15 @@ public enum FeedTransition {
         next.state.gone = false
         next.state.etag = response.etag
         next.state.lastModified = response.lastModified
-        return next
+    }
+}
+
+extension FeedEvent {
+    /// The response a successful fetch brought.
+    var response: FetchResponse? {
+        switch self {
+        case .fetched(let response, _), .notModified(let response), .gone(let response): return response
+        case .failed, .databaseSetAside: return nil
+        }
     }
 }

@@ -1,14 +1,16 @@
 import FeedFetching
 import Foundation
 
-/// Everything a create or update run needs to know, decided by the executable from its
-/// options and passed in: no globals, and the clock is injectable for reproducible runs.
+/// Everything a create or update run needs to know: the typed settings of `rss-create` and
+/// `rss-update`, built once from the command line, environment and configuration file. Its
+/// initial values are the documented defaults (declared here and nowhere else). No globals,
+/// and the clock is injectable for reproducible runs.
 public struct PipelineConfiguration: Sendable {
     /// Where `all_feeds.sqlite` and the `feed_<id>.sqlite` files live.
     public var dataDirectory: String = "./data"
     public var fetch = FetchConfiguration()
-    public var concurrency = 16
-    public var perHostLimit = 2
+    public var concurrency = FetchScheduler.defaultConcurrency
+    public var perHostLimit = FetchScheduler.defaultPerHostLimit
     /// A feed is due when its last update is this old (seconds), unless it asks for longer.
     public var staleAfter = 3600
     /// A feed's own hints (ttl, sy:updatePeriod, Cache-Control …) never stretch its interval

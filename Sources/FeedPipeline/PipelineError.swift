@@ -11,6 +11,8 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
     case overlappingDirectories(output: String, data: String, relation: String)
     /// The catalog is missing or empty while feed databases exist beside it.
     case catalogLost(path: String, feedDatabases: [Int64])
+    /// There is no catalog yet (and no feed databases): `rss-create` comes first.
+    case noCatalog(path: String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,8 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
         case .overlappingDirectories(let output, let data, let relation):
             return "refusing to publish into \(output): it \(relation) \(data), and publishing removes old files from "
                 + "its output directory; choose an output directory outside the data directory"
+        case .noCatalog(let path):
+            return "no catalog at \(path): run rss-create first"
         case .catalogLost(let path, let ids):
             let shown = ids.prefix(5).map { "feed_\($0).sqlite" }.joined(separator: ", ") + (ids.count > 5 ? ", …" : "")
             return "\(path) is missing or empty, but \(ids.count) feed database(s) are beside it (\(shown)); "

@@ -1,3 +1,4 @@
+import FeedModel
 import FeedStorage
 
 /// What happened to one feed in a run.
@@ -5,7 +6,7 @@ public struct FeedReport: Sendable, Equatable {
     public enum Outcome: Sendable, Equatable {
         case updated(UpsertSummary)
         case unchanged
-        case failed(kind: String, message: String)
+        case failed(kind: FailureKind, message: String)
         case gone
         /// `--dry-run`: what an update would have written.
         case wouldUpdate(UpsertSummary)

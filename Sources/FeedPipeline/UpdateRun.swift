@@ -59,7 +59,7 @@ public final class UpdateRun: Sendable {
             perHostLimit: configuration.perHostLimit)
         scheduler.deadline = configuration.deadline.map { started + .milliseconds(Int64($0 * 1000)) }
         let unstarted = scheduler.fetchAll(requests) { [self] index, result in
-            let report = process(selected[index], result: consume result, now: now, dryRun: dryRun)
+            let report = update(selected[index], fetched: consume result, now: now, dryRun: dryRun)
             let done = collected.add(report)
             progress?(report, done, chosen.count)
         }
@@ -104,61 +104,90 @@ public final class UpdateRun: Sendable {
             previousBodyHash: feed.state.bodyHash)
     }
 
-    /// Takes the result by value so that a large body is freed once parsed, not when the worker
-    /// moves on (see `store`).
-    private func process(
-        _ feed: CatalogFeed, result: consuming Result<FetchOutcome, FetchError>, now: Int64, dryRun: Bool
+    /// One feed's way through the run, start to end: what the fetch brought → parse →
+    /// normalise → store → the catalog's next record. Takes the result by value so that a
+    /// large body is freed once parsed, not when the worker moves on.
+    private func update(
+        _ feed: CatalogFeed, fetched result: consuming Result<FetchOutcome, FetchError>, now: Int64, dryRun: Bool
     ) -> FeedReport {
         var report = FeedReport(feedID: feed.feedID, url: feed.url, outcome: .unchanged)
-        do throws(PipelineError) {
-            switch consume result {
-            case .failure(let error) where error.kind == .interrupted:
-                // Told to stop mid-transfer: not the feed's fault, so no failure is recorded.
-                report.outcome = .interrupted
-            case .failure(let error):
-                report.status = error.status
-                report.outcome = .failed(kind: error.kind.rawValue, message: error.message)
-                try save(FeedTransition.failed(
-                    feed, kind: error.kind.rawValue, message: error.message, status: error.status,
-                    retryAfter: error.retryAfter, now: now, configuration: configuration), dryRun: dryRun)
-            case .success(let outcome):
-                report.bytes = outcome.response.bytesReceived
-                report.duration = outcome.response.duration
-                report.status = outcome.response.status
-                switch consume outcome {
-                case .gone(let response):
-                    report.outcome = .gone
-                    try save(FeedTransition.gone(feed, response: response, now: now), dryRun: dryRun)
-                case .notModified(let response):
-                    report.movedTo = try saveMoving(
-                        FeedTransition.notModified(feed, response: response, now: now, configuration: configuration),
-                        response: response, dryRun: dryRun)
-                case .fetched(let response):
-                    try store(feed, response: consume response, now: now, dryRun: dryRun, report: &report)
-                }
+        let event: FeedEvent
+        switch consume result {
+        case .failure(let error) where error.kind == .interrupted:
+            // Told to stop mid-transfer: not the feed's fault, so nothing is recorded.
+            report.outcome = .interrupted
+            return report
+        case .failure(let error):
+            report.status = error.status
+            event = .failed(kind: error.kind, message: error.message, status: error.status, retryAfter: error.retryAfter)
+        case .success(let outcome):
+            (report.bytes, report.duration, report.status) =
+                (outcome.response.bytesReceived, outcome.response.duration, outcome.response.status)
+            switch consume outcome {
+            case .gone(let response): event = .gone(response)
+            case .notModified(let response): event = .notModified(response)
+            case .fetched(let response): event = store(feed, response: consume response, now: now, dryRun: dryRun, report: &report)
             }
+        }
+        if case .databaseSetAside(let reason) = event {
+            // A damaged or foreign database found while writing: set aside like one found before.
+            var setAside = setAside(feed, reason: reason, now: now, dryRun: dryRun)
+            (setAside.bytes, setAside.duration, setAside.status) = (report.bytes, report.duration, report.status)
+            return setAside
+        }
+        switch event {
+        case .gone: report.outcome = .gone
+        case .failed(let kind, let message, _, _): report.outcome = .failed(kind: kind, message: message)
+        default: break
+        }
+        do {
+            report.movedTo = try record(feed, after: event, now: now, dryRun: dryRun)
         } catch {
-            report = recordStorageFailure(feed, error: error, report: report, now: now, dryRun: dryRun)
+            // The catalog could not record the outcome: the feed is due again next run.
+            report.outcome = .failed(kind: .storage, message: error.description)
         }
         return report
     }
 
-    /// A storage failure is the feed's failure like any other: recorded in the catalog with its
-    /// kind and retried later. A damaged or foreign database is set aside instead.
-    private func recordStorageFailure(
-        _ feed: CatalogFeed, error: PipelineError, report: FeedReport, now: Int64, dryRun: Bool
-    ) -> FeedReport {
-        if case .storage(let storage) = error, storage.kind != .other {
-            var result = setAside(feed, reason: storage.message, now: now, dryRun: dryRun)
-            (result.bytes, result.duration, result.status) = (report.bytes, report.duration, report.status)
-            return result
+    /// Parse → normalise → upsert, in one transaction. Peak memory per feed is what matters at
+    /// high concurrency, so each stage frees its input: the body goes once parsed, and the
+    /// normaliser consumes the parsed entries one by one.
+    private func store(
+        _ feed: CatalogFeed, response: consuming FetchResponse, now: Int64, dryRun: Bool, report: inout FeedReport
+    ) -> FeedEvent {
+        let normalized: NormalizedFeed
+        do {
+            normalized = try FeedReading.read(response.takeBody(), charset: response.charset, baseURL: response.finalURL).normalized
+        } catch {
+            return .failed(kind: .notAFeed, message: error.description, status: response.status, retryAfter: nil)
         }
-        var result = report
-        result.outcome = .failed(kind: "storage", message: error.description)
-        try? save(FeedTransition.failed(
-            feed, kind: "storage", message: error.description, status: report.status, retryAfter: nil, now: now,
-            configuration: configuration), dryRun: dryRun)
-        return result
+        let path = configuration.feedDatabasePath(feed.feedID)
+        do throws(StorageError) {
+            if dryRun {
+                let summary = FeedDatabaseFile.condition(of: path) == .healthy
+                    ? try FeedDatabase(path: path, identity: feed.identity).preview(normalized.entries, now: now)
+                    : UpsertSummary(inserted: normalized.entries.count)
+                report.outcome = .wouldUpdate(summary)
+            } else {
+                report.outcome = .updated(try FeedDatabase(path: path, identity: feed.identity).upsert(normalized.entries, now: now))
+            }
+        } catch where error.kind != .other {
+            return .databaseSetAside(message: error.message)
+        } catch {
+            return .failed(kind: .storage, message: error.description, status: response.status, retryAfter: nil)
+        }
+        return .fetched(response, normalized)
+    }
+
+    /// Saves the feed's next record (nothing in a dry run). The feed's database is committed
+    /// before this, so a run killed in between refetches the feed and finds its entries there.
+    @discardableResult
+    private func record(_ feed: CatalogFeed, after event: FeedEvent, now: Int64, dryRun: Bool) throws(StorageError) -> String? {
+        let next = try FeedTransition.next(feed, after: event, now: now, configuration: configuration) { url throws(StorageError) in
+            try catalog.feedID(forURL: url) != nil
+        }
+        if !dryRun { try catalog.save(next.feed) }
+        return next.movedTo
     }
 
     /// Renames the feed's database out of the way (never deletes it), clears the validators so
@@ -166,91 +195,25 @@ public final class UpdateRun: Sendable {
     private func setAside(_ feed: CatalogFeed, reason: String, now: Int64, dryRun: Bool) -> FeedReport {
         let path = configuration.feedDatabasePath(feed.feedID)
         var report = FeedReport(feedID: feed.feedID, url: feed.url, outcome: .unchanged)
-        let message: String
+        let event: FeedEvent
         if dryRun {
-            message = "\(path) \(reason); would be set aside"
+            event = .databaseSetAside(message: "\(path) \(reason); would be set aside")
         } else {
             do {
                 let moved = try FeedDatabaseFile.setAside(path, at: now)
-                message = "\(path) \(reason); set aside as \((moved as NSString).lastPathComponent), refetched in full next run"
+                event = .databaseSetAside(
+                    message: "\(path) \(reason); set aside as \((moved as NSString).lastPathComponent), refetched in full next run")
             } catch {
-                let failure = "\(path) \(reason); could not be set aside: \(error.message)"
-                report.outcome = .failed(kind: "storage", message: failure)
-                try? save(FeedTransition.failed(
-                    feed, kind: "storage", message: failure, status: nil, retryAfter: nil, now: now, configuration: configuration),
-                    dryRun: dryRun)
-                return report
+                event = .failed(kind: .storage, message: "\(path) \(reason); could not be set aside: \(error.message)", status: nil, retryAfter: nil)
             }
         }
-        report.outcome = .failed(kind: FeedTransition.damagedDatabaseKind, message: message)
-        try? save(FeedTransition.databaseSetAside(feed, message: message, now: now), dryRun: dryRun)
+        switch event {
+        case .databaseSetAside(let message): report.outcome = .failed(kind: .damagedDatabase, message: message)
+        case .failed(let kind, let message, _, _): report.outcome = .failed(kind: kind, message: message)
+        default: break
+        }
+        try? record(feed, after: event, now: now, dryRun: dryRun)
         return report
-    }
-
-    /// Peak memory per feed is what matters at high concurrency, so each stage frees its input:
-    /// the body goes once parsed, and the normaliser consumes the parsed entries one by one.
-    private func store(
-        _ feed: CatalogFeed, response: consuming FetchResponse, now: Int64, dryRun: Bool, report: inout FeedReport
-    ) throws(PipelineError) {
-        let parsed: ParsedFeed
-        do {
-            parsed = try FeedParser.parse(response.takeBody(), charset: response.charset)
-        } catch {
-            let message = (error as? FeedParseError)?.description ?? "\(error)"
-            report.outcome = .failed(kind: "not-a-feed", message: message)
-            try save(FeedTransition.failed(
-                feed, kind: "not-a-feed", message: message, status: response.status, retryAfter: nil, now: now,
-                configuration: configuration), dryRun: dryRun)
-            return
-        }
-        let normalized = FeedNormalizer.normalize(consume parsed, feedURL: response.finalURL)
-        let path = configuration.feedDatabasePath(feed.feedID)
-        do {
-            if dryRun {
-                let summary = FeedDatabaseFile.condition(of: path) == .healthy
-                    ? try FeedDatabase(path: path, identity: feed.identity).preview(normalized.entries, now: now)
-                    : UpsertSummary(inserted: normalized.entries.count)
-                report.outcome = .wouldUpdate(summary)
-                return
-            }
-            let summary = try FeedDatabase(path: path, identity: feed.identity).upsert(normalized.entries, now: now)
-            report.outcome = .updated(summary)
-        } catch {
-            throw .storage(error)
-        }
-        let next = FeedTransition.fetched(feed, response: response, parsed: normalized, now: now, configuration: configuration)
-        report.movedTo = try saveMoving(next, response: response, dryRun: dryRun)
-    }
-
-    /// Saves the record, moving its URL when permanent redirects have been seen often enough
-    /// and no other feed already has the new URL.
-    private func saveMoving(_ feed: CatalogFeed, response: FetchResponse, dryRun: Bool) throws(PipelineError) -> String? {
-        let sighted = FeedTransition.redirects(feed, response: response, configuration: configuration)
-        var next = sighted.feed
-        var moved: String?
-        if let target = sighted.moveTo {
-            do {
-                if try catalog.feedID(forURL: target) == nil {
-                    next.url = target
-                    next.state.redirectTarget = nil
-                    next.state.redirectSightings = 0
-                    moved = target
-                }
-            } catch {
-                throw .storage(error)
-            }
-        }
-        try save(next, dryRun: dryRun)
-        return moved
-    }
-
-    private func save(_ feed: CatalogFeed, dryRun: Bool) throws(PipelineError) {
-        guard !dryRun else { return }
-        do {
-            try catalog.save(feed)
-        } catch {
-            throw .storage(error)
-        }
     }
 }
 

@@ -252,22 +252,7 @@ public final class Catalog: @unchecked Sendable {
                     + "ON CONFLICT(feedid) DO UPDATE SET when_unix_time = excluded.when_unix_time",
                 arguments: [id, lastUpdate])
         }
-        let state = feed.state
-        try db.execute(
-            sql: """
-                INSERT OR REPLACE INTO fetch_state (feedid, origin_url, site_link, category, opml_title, in_opml, etag, last_modified,
-                    body_hash, last_status, last_error_kind, last_error, consecutive_errors, last_attempt_unix_time,
-                    last_success_unix_time, next_attempt_unix_time, redirect_target, redirect_sightings, gone,
-                    hint_interval_seconds, skip_hours, skip_days)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                id, state.originURL ?? feed.url, state.siteLink, state.category, state.opmlTitle, state.inOPML, state.etag, state.lastModified,
-                state.bodyHash, state.lastStatus, state.lastErrorKind, state.lastError, state.consecutiveErrors,
-                state.lastAttempt, state.lastSuccess, state.nextAttempt, state.redirectTarget, state.redirectSightings,
-                state.gone, state.hintInterval, state.skipHours.map(String.init).joined(separator: ","),
-                state.skipDays.joined(separator: ","),
-            ])
+        try FetchStateRecord(feed).insert(db, onConflict: .replace)
     }
 
     private static let selectFeeds = """
@@ -278,30 +263,9 @@ public final class Catalog: @unchecked Sendable {
         LEFT JOIN fetch_state ON fetch_state.feedid = feeds.feedid
         """
 
-    private static func feed(_ row: Row) -> CatalogFeed {
-        var state = FetchState()
-        state.originURL = row["origin_url"]
-        state.siteLink = row["site_link"]
-        state.category = row["category"]
-        state.opmlTitle = row["opml_title"]
-        state.inOPML = (row["in_opml"] as Bool?) ?? true
-        state.etag = row["etag"]
-        state.lastModified = row["last_modified"]
-        state.bodyHash = row["body_hash"]
-        state.lastStatus = row["last_status"]
-        state.lastErrorKind = row["last_error_kind"]
-        state.lastError = row["last_error"]
-        state.consecutiveErrors = (row["consecutive_errors"] as Int?) ?? 0
-        state.lastAttempt = row["last_attempt_unix_time"]
-        state.lastSuccess = row["last_success_unix_time"]
-        state.nextAttempt = row["next_attempt_unix_time"]
-        state.redirectTarget = row["redirect_target"]
-        state.redirectSightings = (row["redirect_sightings"] as Int?) ?? 0
-        state.gone = (row["gone"] as Bool?) ?? false
-        state.hintInterval = row["hint_interval_seconds"]
-        state.skipHours = ((row["skip_hours"] as String?) ?? "").split(separator: ",").compactMap { Int($0) }
-        state.skipDays = ((row["skip_days"] as String?) ?? "").split(separator: ",").map(String.init)
-        return CatalogFeed(
-            feedID: row["feedid"], url: row["url"], title: row["title"], lastUpdate: row["when_unix_time"], state: state)
+    private static func feed(_ row: Row) throws -> CatalogFeed {
+        CatalogFeed(
+            feedID: row["feedid"], url: row["url"], title: row["title"], lastUpdate: row["when_unix_time"],
+            state: try FetchStateRecord(row: row).state)
     }
 }

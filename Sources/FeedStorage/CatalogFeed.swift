@@ -1,3 +1,5 @@
+import FeedModel
+
 /// One feed as the catalog knows it: the client-visible part (`feeds`, `about`,
 /// `last_update`) and the pipeline's own state.
 public struct CatalogFeed: Sendable, Equatable {
@@ -34,7 +36,7 @@ public struct FetchState: Sendable, Equatable {
     public var lastModified: String?
     public var bodyHash: String?
     public var lastStatus: Int?
-    public var lastErrorKind: String?
+    public var lastErrorKind: FailureKind?
     public var lastError: String?
     public var consecutiveErrors = 0
     public var lastAttempt: Int64?

@@ -3,14 +3,18 @@ import GRDB
 /// The catalog's migrations. The first creates the three tables existing clients read, if they
 /// are not there; later ones only add. Names never change once shipped.
 enum CatalogSchema {
+    /// The three tables existing clients read, as published too (SQLite stores the statement
+    /// without `IF NOT EXISTS`, so the catalog and its published copy have the same schema text).
+    static let clientTables = [
+        "feeds (feedid INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE)",
+        "about (feedid INTEGER UNIQUE, title TEXT)",
+        "last_update (feedid INTEGER UNIQUE, when_unix_time INTEGER)",
+    ]
+
     static func migrator() -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("catalog-original") { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS feeds (feedid INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE);
-                CREATE TABLE IF NOT EXISTS about (feedid INTEGER UNIQUE, title TEXT);
-                CREATE TABLE IF NOT EXISTS last_update (feedid INTEGER UNIQUE, when_unix_time INTEGER);
-                """)
+            for table in clientTables { try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(table)") }
         }
         migrator.registerMigration("catalog-fetch-state") { db in
             // Everything the pipeline needs and clients do not: kept out of the client tables

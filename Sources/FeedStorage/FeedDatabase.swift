@@ -28,7 +28,7 @@ public final class FeedDatabase {
     private let queue: DatabaseQueue
 
     /// Opens (creating if needed) and migrates the database at `path`. A new file gets the
-    /// current schema in one transaction; an existing one is migrated step by step.
+    /// current schema and its stamp in one transaction; an existing one gets the steps it lacks.
     ///
     /// - Parameter identity: the feed the file must belong to. A file stamped for another
     ///   feed is refused (``StorageError/Kind/foreign``); an unstamped one (new, or written
@@ -43,16 +43,10 @@ public final class FeedDatabase {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: path, configuration: configuration) }
-        if condition == .missing || condition == .empty {
-            try StorageError.wrap(path, "creating") {
-                try queue.write { db in
-                    try FeedDatabaseSchema.createCurrent(db)
-                    if let identity { try identity.stamp(db) }
-                }
-            }
-            return
-        }
-        try StorageError.wrap(path, "migrating") { try FeedDatabaseSchema.migrator().migrate(queue) }
+        let creating = condition == .missing || condition == .empty
+        let migrator = FeedDatabaseSchema.migrator(stamping: creating ? identity : nil)
+        try StorageError.wrap(path, creating ? "creating" : "migrating") { try migrator.migrate(queue) }
+        if creating { return }
         if let identity { try check(identity) }
     }
 

@@ -1,3 +1,4 @@
+import FeedBasics
 import Foundation
 
 #if canImport(Glibc)
@@ -68,9 +69,9 @@ public enum FeedDatabaseFile {
         }
         let journal = path + "-journal"
         if lstatExists(journal) {
-            try DurableFiles.rename(journal, to: target + "-journal")
+            try StorageError.files { () throws(FileError) in try DurableFiles.rename(journal, to: target + "-journal") }
         }
-        try DurableFiles.rename(path, to: target)
+        try StorageError.files { () throws(FileError) in try DurableFiles.rename(path, to: target) }
         return target
     }
 

@@ -4,14 +4,26 @@ import GRDB
 /// transaction; each recognises a database that already has what it adds, so a file written
 /// by the original (pre-Feedmill) schema, with no migration bookkeeping, is upgraded in place.
 enum FeedDatabaseSchema {
-    /// The original table, which existing clients query.
-    static let originalItems = """
-        CREATE TABLE IF NOT EXISTS items (
-            id TEXT PRIMARY KEY NOT NULL,
-            title TEXT NOT NULL,
-            summary TEXT NOT NULL,
-            pubdate_unix_time INTEGER NOT NULL)
-        """
+    /// The original table's columns, which existing clients query.
+    static let originalColumns: [(name: String, definition: String)] = [
+        ("id", "TEXT PRIMARY KEY NOT NULL"), ("title", "TEXT NOT NULL"), ("summary", "TEXT NOT NULL"),
+        ("pubdate_unix_time", "INTEGER NOT NULL"),
+    ]
+
+    static let originalItems = createItems(originalColumns, ifNotExists: true)
+
+    /// `CREATE TABLE items (…)` with these columns, one per line: the feed database's table and
+    /// the published copy's are written by this one function. (SQLite stores the statement
+    /// without `IF NOT EXISTS`, so both give the same schema text.)
+    static func createItems(_ columns: [(name: String, definition: String)], ifNotExists: Bool) -> String {
+        "CREATE TABLE \(ifNotExists ? "IF NOT EXISTS " : "")items (\n"
+            + columns.map { "    \($0.name) \($0.definition)" }.joined(separator: ",\n") + ")"
+    }
+
+    /// Every column's definition, by name.
+    static var columnDefinitions: [String: String] {
+        Dictionary((originalColumns + addedColumns.flatMap(\.columns)).map { ($0.name, $0.definition) }, uniquingKeysWith: { first, _ in first })
+    }
 
     /// Columns added after the original schema, in the order they were added. Adding never
     /// rebuilds the table: same file, same rows, same rowids.
@@ -59,23 +71,24 @@ enum FeedDatabaseSchema {
         return steps
     }()
 
-    static func migrator() -> DatabaseMigrator {
+    /// One migration that merges every step (GRDB's `registerMigration(_:merging:)`): a new
+    /// file gets the whole schema, and its stamp, in one transaction (creating a feed's
+    /// database was most of the storage benchmark's gap to the C floor), and a file written by
+    /// an older Feedmill runs only the steps it has not had.
+    ///
+    /// - Parameter identity: stamped by the migration, so only for a file being created: an
+    ///   existing file's stamp is checked (``FeedDatabase``), never overwritten here.
+    static func migrator(stamping identity: FeedIdentity? = nil) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        for step in steps {
-            migrator.registerMigration(step.identifier, migrate: step.apply)
+        migrator.registerMigration(currentIdentifier, merging: Set(steps.map(\.identifier))) { db, applied in
+            for step in steps where !applied.contains(step.identifier) {
+                try step.apply(db)
+            }
+            if let identity { try identity.stamp(db) }
         }
         return migrator
     }
 
-    /// Applies every step to a new, empty file in one transaction and records them as the
-    /// migrator does (`grdb_migrations`), so the result is the same file a step-by-step
-    /// migration gives with one commit instead of five: creating a feed's database was most
-    /// of the storage benchmark's gap to the C floor.
-    static func createCurrent(_ db: Database) throws {
-        try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-        for step in steps {
-            try step.apply(db)
-            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [step.identifier])
-        }
-    }
+    /// Named after the schema it brings a file to; a later change adds a migration after it.
+    static let currentIdentifier = "feed-schema-merged-1"
 }

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedModel
 import GRDB
 import GRDBSQLite

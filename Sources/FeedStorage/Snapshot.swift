@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedModel
 import Foundation
 import GRDB
@@ -8,6 +9,19 @@ public struct SnapshotFile: Sendable, Equatable {
     public var sha256: String
     public var size: Int
     public var rowCount: Int
+}
+
+/// One item of a published snapshot, as the aggregated outputs show it.
+public struct SnapshotItem: Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var summary: String
+    public var permalink: String?
+    public var published: Int64
+    public var updated: Int64?
+    public var author: String?
+    /// The feed gave no date: `published` is when Feedmill first saw the entry.
+    public var undated: Bool
 }
 
 /// Clean, compact, deterministic copies of the databases for clients.
@@ -28,24 +42,11 @@ public enum Snapshot {
         "first_seen_unix_time", "pubdate_is_first_seen",
     ]
 
-    private static let itemsTable = """
-        CREATE TABLE items (
-            id TEXT PRIMARY KEY NOT NULL,
-            title TEXT NOT NULL,
-            summary TEXT NOT NULL,
-            pubdate_unix_time INTEGER NOT NULL,
-            permalink TEXT,
-            updated_unix_time INTEGER,
-            author TEXT,
-            first_seen_unix_time INTEGER,
-            pubdate_is_first_seen INTEGER NOT NULL DEFAULT 0)
-        """
+    /// The published items table: the client columns, defined as in the feed database.
+    private static let itemsTable = FeedDatabaseSchema.createItems(
+        itemColumns.map { ($0, FeedDatabaseSchema.columnDefinitions[$0] ?? "") }, ifNotExists: false)
 
-    private static let catalogTables = [
-        "CREATE TABLE feeds (feedid INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE)",
-        "CREATE TABLE about (feedid INTEGER UNIQUE, title TEXT)",
-        "CREATE TABLE last_update (feedid INTEGER UNIQUE, when_unix_time INTEGER)",
-    ]
+    private static let catalogTables = CatalogSchema.clientTables.map { "CREATE TABLE \($0)" }
 
     /// Changes whenever a feed database's content does: rows are never deleted by updates and
     /// every insert or change raises `change_seq`.
@@ -97,22 +98,45 @@ public enum Snapshot {
         }
     }
 
-    /// `id → row values` of a published feed snapshot, for deltas.
-    public static func items(ofSnapshot path: String) throws(StorageError) -> [String: [DatabaseValue]] {
+    /// `id → row values` (in ``itemColumns`` order) of a published feed snapshot, for deltas.
+    public static func items(ofSnapshot path: String) throws(StorageError) -> [String: [SQLValue]] {
         try StorageError.wrap(path, "reading snapshot") {
             let queue = try DatabaseQueue(path: path, configuration: readOnly)
             return try queue.read { db in
-                var items: [String: [DatabaseValue]] = [:]
+                var items: [String: [SQLValue]] = [:]
                 for row in try Row.fetchAll(db, sql: "SELECT \(itemColumns.joined(separator: ", ")) FROM items") {
-                    items[row[0]] = Array(row.databaseValues)
+                    items[row[0]] = row.databaseValues.map(SQLValue.init)
                 }
                 return items
             }
         }
     }
 
+    /// The newest `limit` items of a published feed snapshot, newest first (for `atom.xml`
+    /// and `index.html`).
+    public static func newestItems(ofSnapshot path: String, limit: Int) throws(StorageError) -> [SnapshotItem] {
+        try StorageError.wrap(path, "reading snapshot") {
+            let queue = try DatabaseQueue(path: path, configuration: readOnly)
+            return try queue.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id, title, summary, permalink, pubdate_unix_time, updated_unix_time, author, pubdate_is_first_seen
+                        FROM items ORDER BY pubdate_unix_time DESC, id LIMIT ?
+                        """,
+                    arguments: [limit]
+                ).map { row in
+                    SnapshotItem(
+                        id: row["id"], title: row["title"], summary: row["summary"], permalink: row["permalink"],
+                        published: row["pubdate_unix_time"], updated: row["updated_unix_time"], author: row["author"],
+                        undated: row["pubdate_is_first_seen"] == 1)
+                }
+            }
+        }
+    }
+
     /// Read-only, waiting out a writer's lock: how published copies and fingerprints are read.
-    public static var readOnly: Configuration {
+    static var readOnly: Configuration {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
@@ -145,8 +169,10 @@ public enum Snapshot {
         guard let data = FileManager.default.contents(atPath: temporary) else {
             throw StorageError(path: temporary, message: "snapshot vanished before it was published")
         }
-        try DurableFiles.sync(temporary)
-        try DurableFiles.rename(temporary, to: destination)
+        try StorageError.files { () throws(FileError) in
+            try DurableFiles.sync(temporary)
+            try DurableFiles.rename(temporary, to: destination)
+        }
         return SnapshotFile(path: destination, sha256: SHA256.hexDigest([UInt8](data)), size: data.count, rowCount: count)
     }
 }

@@ -1,3 +1,4 @@
+import FeedBasics
 import GRDB
 
 /// Why a database could not be opened, migrated or written. One line a person understands,
@@ -25,11 +26,26 @@ public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable 
 
     public var description: String { "\(path): \(message)" }
 
+    public init(_ error: FileError) {
+        self.init(path: error.path, message: error.message)
+    }
+
+    /// Runs a file operation, its failure as a storage error.
+    public static func files<T>(_ body: () throws(FileError) -> T) throws(StorageError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw StorageError(error)
+        }
+    }
+
     static func wrap<T>(_ path: String, _ action: String, _ body: () throws -> T) throws(StorageError) -> T {
         do {
             return try body()
         } catch let error as StorageError {
             throw error
+        } catch let error as FileError {
+            throw StorageError(error)
         } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
             throw StorageError(path: path, message: "\(action) failed: the file is damaged (\(error.message ?? "\(error)"))", kind: .damaged)
         } catch {

@@ -1,8 +1,7 @@
 import ArgumentParser
+import FeedBasics
 import FeedCommandSupport
 import FeedPipeline
-import FeedStorage
-import Foundation
 
 @main
 struct CreateCommand: ParsableCommand {
@@ -22,7 +21,8 @@ struct CreateCommand: ParsableCommand {
             --print-config shows the result.
 
             \(ExitStatus.helpText)
-            """)
+            """,
+        version: FeedmillVersion.current)
 
     @Option(help: ArgumentHelp(Setting.feedList.summary + Setting.feedList.helpSuffix, valueName: "path-or-url"))
     var opml: String?
@@ -40,53 +40,29 @@ struct CreateCommand: ParsableCommand {
 
     func run() throws {
         MemoryTuning.apply()
-        var given = options.given
-        given[Setting.feedList.key] = opml
         let context = try CommandContext.make(
-            command: "rss-create", section: "create", settings: [.feedList] + PipelineOptions.settings, common: common, given: given)
+            command: "rss-create", section: "create", settings: [.feedList] + PipelineOptions.settings, common: common,
+            given: options.given.merging(Setting.given([(.feedList, opml)])) { $1 })
         var configuration = try context.pipelineConfiguration(options)
-        let feedList = context.settings.string(.feedList) ?? "feeds.opml"
+        let feedList = context.settings.text(.feedList)
         let trap = SignalTrap()
         configuration.fetch.stop = trap.stop
-        do {
-            do {
-                try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-            } catch {
-                throw PipelineError.dataDirectory(path: configuration.dataDirectory, reason: error.localizedDescription)
-            }
-            let lock = try RunLock(directory: configuration.dataDirectory)
-            defer { withExtendedLifetime(lock) {} }
-            var walSetAside: [String]?
-            if rebuildCatalog {
-                walSetAside = try CatalogRebuild.prepare(configuration, now: configuration.clock())
-            } else {
-                try CatalogGuard.refuseLostCatalog(configuration)
-            }
-            let catalog: Catalog
-            do {
-                catalog = try Catalog(path: configuration.catalogPath)
-            } catch {
-                throw PipelineError.storage(error)
-            }
-            if let walSetAside {
-                var rebuilt = try CatalogRebuild.adopt(configuration, into: catalog)
+        try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
+            let opened = try CatalogAccess.openForCreate(configuration, rebuild: rebuildCatalog)
+            defer { withExtendedLifetime((opened.lock, trap)) {} }
+            if let walSetAside = opened.setAside {
+                var rebuilt = try CatalogRebuild.adopt(configuration, into: opened.catalog)
                 rebuilt.setAside = walSetAside
                 context.summary(RunSummary.render(rebuilt))
             }
             let progress = ProgressBar(console: context.console, enabled: !context.quiet)
-            let report = try CreateRun(configuration: configuration, catalog: catalog).run(feedList: feedList, prune: prune) {
+            let report = try CreateRun(configuration: configuration, catalog: opened.catalog).run(feedList: feedList, prune: prune) {
                 FeedLog.log($0, to: context.logger)
                 progress.update($0, done: $1, total: $2)
             }
             context.summary(RunSummary.render(report.importResult, source: feedList))
             context.summary(RunSummary.render(report.update, command: "rss-create"))
-            context.writeMetrics(report: report.update, exitCode: report.update.exitCode, now: configuration.clock())
-            withExtendedLifetime(trap) {}
-            if report.update.exitCode != 0 { throw ExitCode(report.update.exitCode) }
-        } catch let error as PipelineError {
-            context.fail(error.description)
-            context.writeMetrics(report: nil, exitCode: error.exitCode, now: configuration.clock())
-            throw ExitCode(error.exitCode)
+            return CommandResult(report: report.update, exitCode: report.update.exitCode)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
+import FeedBasics
 import FeedCommandSupport
-
+import FeedPipeline
 
 @main
 struct InspectCommand: ParsableCommand {
@@ -17,7 +18,8 @@ struct InspectCommand: ParsableCommand {
 
             Exit status: 0 the source is a feed; 1 it could not be read or is not a feed \
             (one line on stderr says why); 64 usage or configuration error.
-            """)
+            """,
+        version: FeedmillVersion.current)
 
     @Argument(help: "A feed file path or an http(s) URL.")
     var source: String

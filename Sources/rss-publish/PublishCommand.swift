@@ -1,7 +1,8 @@
 import ArgumentParser
+import FeedBasics
 import FeedCommandSupport
 import FeedPipeline
-import FeedStorage
+import FeedPublishing
 import Foundation
 
 @main
@@ -21,7 +22,8 @@ struct PublishCommand: ParsableCommand {
             published; those keep their last good snapshot); 64 usage or configuration error \
             (the output directory overlaps the data directory, for one); 70 fatal error; 75 \
             another rss-publish holds the output directory.
-            """)
+            """,
+        version: FeedmillVersion.current)
 
     @Option(help: ArgumentHelp(Setting.publishDirectory.summary + Setting.publishDirectory.helpSuffix, valueName: "dir"))
     var out: String?
@@ -50,68 +52,32 @@ struct PublishCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        var given: [String: String] = [:]
-        given[Setting.publishDirectory.key] = out
-        given[Setting.dataDirectory.key] = dataDir
-        given[Setting.deltas.key] = deltas.map(String.init)
-        given[Setting.siteURL.key] = siteURL
-        given[Setting.title.key] = title
-        given[Setting.metricsFile.key] = metricsFile
+        let given: [(Setting, String?)] = [
+            (.publishDirectory, out), (.dataDirectory, dataDir), (.deltas, deltas.map(String.init)), (.siteURL, siteURL),
+            (.title, title), (.metricsFile, metricsFile),
+        ]
         let context = try CommandContext.make(
-            command: "rss-publish", section: "publish",
-            settings: [.dataDirectory, .publishDirectory, .deltas, .siteURL, .title, .metricsFile], common: common, given: given)
-        let settings = context.settings
-        var pipeline = PipelineConfiguration()
-        pipeline.dataDirectory = settings.string(.dataDirectory) ?? "./data"
-        if let now = try context.fixedNow() { pipeline.fixClock(at: now) }
-        var publish = PublishConfiguration()
-        let out = settings.string(.publishDirectory) ?? "./publish"
-        publish.outputDirectory = out
-        try context.check { () throws(SettingsError) in
-            publish.retainedVersions = try settings.int(.deltas, in: 0...50)
-            if let siteURL = settings.string(.siteURL), !siteURL.hasSuffix("/") { throw settings.invalid(.siteURL, "a URL ending with /") }
-        }
-        publish.full = full
-        publish.siteURL = settings.string(.siteURL)
-        publish.title = settings.string(.title) ?? "Feedmill"
-        do {
-            try PublishRun.refuseOverlap(output: out, data: pipeline.dataDirectory)
-            try CatalogGuard.refuseLostCatalog(pipeline)
-        } catch {
-            context.fail(error.description)
-            context.writeMetrics(report: nil, exitCode: error.exitCode, now: pipeline.clock())
-            throw ExitCode(error.exitCode)
-        }
-        guard FileManager.default.fileExists(atPath: pipeline.catalogPath) else {
-            context.fail("no catalog at \(pipeline.catalogPath): run rss-create first")
-            context.writeMetrics(report: nil, exitCode: ExitStatus.fatal, now: pipeline.clock())
-            throw ExitCode(ExitStatus.fatal)
-        }
-        do {
-            let catalog: Catalog
-            do {
-                catalog = try Catalog(readingAt: pipeline.catalogPath)
-            } catch {
-                throw PipelineError.storage(error)
-            }
-            try CatalogGuard.refuseEmptyCatalog(catalog, pipeline)
-            let report = try PublishRun(pipeline: pipeline, configuration: publish, catalog: catalog).run(only: feeds.isEmpty ? nil : feeds)
-            context.writeMetrics(report: nil, exitCode: report.exitCode, now: pipeline.clock())
+            command: "rss-publish", section: "publish", settings: given.map(\.0), common: common,
+            given: Setting.given(given))
+        let (data, publish) = try context.publishConfiguration(full: full)
+        try CommandRunner.run(context, now: data.clock) { () throws(PipelineError) in
+            try PublishRun.refuseOverlap(output: publish.outputDirectory, data: data.dataDirectory)
+            let catalog = try CatalogAccess.openForReading(data)
+            let report = try PublishRun(pipeline: data, configuration: publish, catalog: catalog).run(only: feeds.isEmpty ? nil : feeds)
             for failure in report.failures {
                 context.fail("feed \(failure.feedID) not published (its last good snapshot is kept): \(failure.message)")
             }
-            if context.quiet {
-            } else if report.unchanged {
-                print("rss-publish: nothing changed since generation \(report.generation); nothing written")
+            if report.unchanged {
+                context.summary("rss-publish: nothing changed since generation \(report.generation); nothing written\n")
             } else {
-                print("rss-publish: generation \(report.generation) in \(String(format: "%.2f", report.duration)) s: \(report.feedsWritten) feed database(s) written, \(report.feedsUnchanged) unchanged, \(report.deltasWritten) delta(s); \(report.filesWritten) files, \(report.bytesWritten) bytes; \(report.filesRemoved) old file(s) removed")
-                print("  clients read \(out)/manifest.json; people read \(out)/index.html")
+                context.summary(
+                    "rss-publish: generation \(report.generation) in \(String(format: "%.2f", report.duration)) s: "
+                        + "\(report.feedsWritten) feed database(s) written, \(report.feedsUnchanged) unchanged, "
+                        + "\(report.deltasWritten) delta(s); \(report.filesWritten) files, \(report.bytesWritten) bytes; "
+                        + "\(report.filesRemoved) old file(s) removed\n"
+                        + "  clients read \(publish.outputDirectory)/manifest.json; people read \(publish.outputDirectory)/index.html\n")
             }
-            if report.exitCode != 0 { throw ExitCode(report.exitCode) }
-        } catch let error as PipelineError {
-            context.fail(error.description)
-            context.writeMetrics(report: nil, exitCode: error.exitCode, now: pipeline.clock())
-            throw ExitCode(error.exitCode)
+            return CommandResult(report: nil, exitCode: report.exitCode)
         }
     }
 }

@@ -1,8 +1,7 @@
 import ArgumentParser
+import FeedBasics
 import FeedCommandSupport
 import FeedPipeline
-import FeedStorage
-import Foundation
 
 @main
 struct UpdateCommand: ParsableCommand {
@@ -27,7 +26,8 @@ struct UpdateCommand: ParsableCommand {
             A second run on the same data directory exits at once (status 75) rather than wait.
 
             \(ExitStatus.helpText)
-            """)
+            """,
+        version: FeedmillVersion.current)
 
     @OptionGroup var common: CommonOptions
     @OptionGroup var options: PipelineOptions
@@ -54,38 +54,15 @@ struct UpdateCommand: ParsableCommand {
 
     func run() throws {
         MemoryTuning.apply()
-        var given = options.given
-        given[Setting.staleAfter.key] = staleAfter
         let context = try CommandContext.make(
-            command: "rss-update", section: "update", settings: PipelineOptions.settings + [.staleAfter],
-            common: common, given: given)
+            command: "rss-update", section: "update", settings: PipelineOptions.settings + [.staleAfter], common: common,
+            given: options.given.merging(Setting.given([(.staleAfter, staleAfter)])) { $1 })
         var configuration = try context.pipelineConfiguration(options)
-        configuration.staleAfter = try context.check { () throws(SettingsError) in try context.settings.seconds(.staleAfter) ?? 3600 }
-        let catalogPath = configuration.catalogPath
-        do {
-            try CatalogGuard.refuseLostCatalog(configuration)
-        } catch {
-            context.fail(error.description)
-            context.writeMetrics(report: nil, exitCode: error.exitCode, now: configuration.clock())
-            throw ExitCode(error.exitCode)
-        }
-        guard FileManager.default.fileExists(atPath: catalogPath) else {
-            context.fail("no catalog at \(catalogPath): run rss-create first")
-            context.writeMetrics(report: nil, exitCode: ExitStatus.fatal, now: configuration.clock())
-            throw ExitCode(ExitStatus.fatal)
-        }
         let trap = SignalTrap()
         configuration.fetch.stop = trap.stop
-        do {
-            let lock = try RunLock(directory: configuration.dataDirectory)
-            defer { withExtendedLifetime(lock) {} }
-            let catalog: Catalog
-            do {
-                catalog = try Catalog(path: catalogPath)
-            } catch {
-                throw PipelineError.storage(error)
-            }
-            try CatalogGuard.refuseEmptyCatalog(catalog, configuration)
+        try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
+            let (catalog, lock) = try CatalogAccess.openForUpdate(configuration)
+            defer { withExtendedLifetime((lock, trap)) {} }
             let selection: FeedSelection = !feeds.isEmpty ? .feeds(feeds) : (all ? .all : .due(limit: limit))
             let progress = ProgressBar(console: context.console, enabled: !context.quiet)
             let report = try UpdateRun(configuration: configuration, catalog: catalog).run(selection, dryRun: dryRun) {
@@ -93,13 +70,7 @@ struct UpdateCommand: ParsableCommand {
                 progress.update($0, done: $1, total: $2)
             }
             context.summary(RunSummary.render(report, command: "rss-update", dryRun: dryRun))
-            context.writeMetrics(report: report, exitCode: report.exitCode, now: configuration.clock())
-            withExtendedLifetime(trap) {}
-            if report.exitCode != 0 { throw ExitCode(report.exitCode) }
-        } catch let error as PipelineError {
-            context.fail(error.description)
-            context.writeMetrics(report: nil, exitCode: error.exitCode, now: configuration.clock())
-            throw ExitCode(error.exitCode)
+            return CommandResult(report: report, exitCode: report.exitCode)
         }
     }
 }

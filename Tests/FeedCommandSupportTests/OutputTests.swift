@@ -27,7 +27,7 @@ struct OutputTests {
     }
 
     private let feeds = [
-        FeedReport(feedID: 42, url: "https://example.org/feed.xml", outcome: .failed(kind: "http-status", message: "HTTP status 404"), bytes: 312, duration: 0.25, status: 404),
+        FeedReport(feedID: 42, url: "https://example.org/feed.xml", outcome: .failed(kind: .httpStatus, message: "HTTP status 404"), bytes: 312, duration: 0.25, status: 404),
         FeedReport(feedID: 7, url: "https://example.com/rss", outcome: .updated(UpsertSummary(inserted: 3, updated: 1)), bytes: 20_480, duration: 1.5, status: 200),
         FeedReport(feedID: 9, url: "https://example.net/atom", outcome: .unchanged, bytes: 180, duration: 0.1, status: 304),
     ]

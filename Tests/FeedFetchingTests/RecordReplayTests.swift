@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedFetching
 import FeedModel
 import Foundation

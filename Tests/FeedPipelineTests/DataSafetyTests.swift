@@ -1,5 +1,7 @@
+import FeedBasics
 import FeedModel
 import FeedPipeline
+import FeedPublishing
 import FeedStorage
 import Foundation
 import GRDB
@@ -236,9 +238,9 @@ struct DataSafetyTests {
         let first = try harness.update(.all)
         let report = try #require(first.feeds.first { $0.feedID == 2 }, "\(first.feeds)")
         guard case .failed(let kind, let message) = report.outcome else { Issue.record("\(report.outcome)"); return }
-        #expect(kind == "damaged-database")
+        #expect(kind == .damagedDatabase)
         #expect(message.contains("belongs to feed 1"))
-        #expect(try harness.feed(2).state.lastErrorKind == "damaged-database")
+        #expect(try harness.feed(2).state.lastErrorKind == .damagedDatabase)
         let setAside = try FileManager.default.contentsOfDirectory(atPath: harness.directory.url.path).filter { $0.hasPrefix("feed_2.sqlite.set-aside-") }
         #expect(setAside.count == 1, "the foreign file is kept, renamed")
         _ = try harness.update()
@@ -260,7 +262,7 @@ struct DataSafetyTests {
         let failed = try #require(report.failures.first)
         #expect(failed.feedID == 1 && report.updated == 1)
         let state = try harness.feed(1).state
-        #expect(state.lastErrorKind == "storage" && state.consecutiveErrors == 1)
+        #expect(state.lastErrorKind == .storage && state.consecutiveErrors == 1)
         #expect(state.lastError?.contains("feed_1.sqlite") == true, "\(state.lastError ?? "")")
         #expect(state.nextAttempt != nil, "retried later, with backoff")
         #expect(FileManager.default.fileExists(atPath: harness.databasePath(1)), "a readable file is never set aside")

@@ -1,6 +1,8 @@
+import FeedBasics
 import FeedModel
 import FeedParsing
 import FeedPipeline
+import FeedPublishing
 import FeedStorage
 import Foundation
 import GRDB

@@ -126,7 +126,7 @@ struct UpdateRunTests {
         #expect(report.failures.map(\.feedID) == Array(ids[1...]))
         #expect(report.exitCode == 1)
         let html = try harness.feed(ids[1])
-        #expect(html.state.lastErrorKind == "not-a-feed")
+        #expect(html.state.lastErrorKind == .notAFeed)
         #expect(html.state.consecutiveErrors == 1)
         let firstDelay = try #require(html.state.nextAttempt) - harness.now
         #expect(firstDelay >= 720 && firstDelay < 1080)

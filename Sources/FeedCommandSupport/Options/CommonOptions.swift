@@ -9,7 +9,9 @@ public struct CommonOptions: ParsableArguments {
     @Flag(help: "Print the effective settings and where each came from, then exit.")
     public var printConfig = false
 
-    @Option(help: ArgumentHelp(Setting.logFormat.summary + Setting.logFormat.helpSuffix, valueName: "text|json"))
+    @Option(help: ArgumentHelp(
+        Setting.logFormat.summary + Setting.logFormat.helpSuffix,
+        valueName: LogLineHandler.Format.allCases.map(\.rawValue).joined(separator: "|")))
     public var logFormat: String?
 
     @Flag(name: .shortAndLong, help: "Print errors only: no progress, no summary.")
@@ -28,10 +30,7 @@ public struct CommonOptions: ParsableArguments {
     }
 
     public var given: [String: String] {
-        var given: [String: String] = [:]
-        given[Setting.logFormat.key] = logFormat
-        given[Setting.now.key] = now.map(String.init)
-        return given
+        Setting.given([(.logFormat, logFormat), (.now, now.map(String.init))])
     }
 }
 
@@ -66,12 +65,10 @@ public struct FetchOptions: ParsableArguments {
     }
 
     public var given: [String: String] {
-        var given: [String: String] = [:]
-        given[Setting.allowPrivateNetworks.key] = allowPrivateNetworks.map { $0 ? "true" : "false" }
-        given[Setting.contact.key] = contact
-        given[Setting.timeout.key] = timeout.map(Setting.formatNumber)
-        given[Setting.maxSize.key] = maxSize.map(String.init)
-        return given
+        Setting.given([
+            (.allowPrivateNetworks, allowPrivateNetworks.map { $0 ? "true" : "false" }), (.contact, contact),
+            (.timeout, timeout.map(Setting.formatNumber)), (.maxSize, maxSize.map(String.init)),
+        ])
     }
 
     public var recording: RecordingModeOption? {
@@ -112,13 +109,12 @@ public struct PipelineOptions: ParsableArguments {
     public init() {}
 
     public var given: [String: String] {
-        var given = fetch.given
-        given[Setting.dataDirectory.key] = dataDir
-        given[Setting.concurrency.key] = concurrency.map(String.init)
-        given[Setting.perHost.key] = perHost.map(String.init)
-        given[Setting.deadline.key] = deadline
-        given[Setting.metricsFile.key] = metricsFile
-        return given
+        fetch.given.merging(
+            Setting.given([
+                (.dataDirectory, dataDir), (.concurrency, concurrency.map(String.init)), (.perHost, perHost.map(String.init)),
+                (.deadline, deadline), (.metricsFile, metricsFile),
+            ])
+        ) { $1 }
     }
 
     public static let settings: [Setting] = [.dataDirectory, .concurrency, .perHost, .deadline, .metricsFile] + FetchOptions.settings

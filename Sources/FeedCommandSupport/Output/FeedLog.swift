@@ -23,7 +23,7 @@ public enum FeedLog {
         case .unchanged:
             logger.debug("unchanged", metadata: metadata)
         case .failed(let kind, let message):
-            metadata["kind"] = .string(kind)
+            metadata["kind"] = .string(kind.rawValue)
             logger.error("failed: \(message)", metadata: metadata)
         case .gone:
             logger.notice("gone (HTTP 410): no longer fetched unless asked by --feed", metadata: metadata)

@@ -9,7 +9,7 @@ import Logging
 /// JSON: `{"time":…,"level":…,"command":…,"message":…, <metadata>}` with keys sorted and
 /// numbers as numbers, so a log shipper needs no parsing rules.
 public struct LogLineHandler: LogHandler {
-    public enum Format: String, Sendable {
+    public enum Format: String, Sendable, CaseIterable {
         case text, json
     }
 

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedPipeline
 import FeedStorage
 import Foundation

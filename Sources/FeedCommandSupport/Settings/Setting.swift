@@ -1,4 +1,6 @@
 import FeedFetching
+import FeedPipeline
+import FeedPublishing
 
 /// One value an operator can set without rebuilding: on the command line (`--key`), in the
 /// environment (`FEEDMILL_KEY`) or in the configuration file (`key = …`), in that order of
@@ -27,9 +29,9 @@ public struct Setting: Sendable, Hashable {
 
 /// Every setting, documented once; `--help`, `--print-config` and the README's table use these.
 extension Setting {
-    public static let dataDirectory = Setting("data-dir", default: "./data", "Directory holding all_feeds.sqlite and the feed_<id>.sqlite files.")
-    public static let concurrency = Setting("concurrency", default: "16", "Transfers in flight at most (1–256).")
-    public static let perHost = Setting("per-host", default: "2", "Transfers in flight to one host at most.")
+    public static let dataDirectory = Setting("data-dir", default: PipelineConfiguration().dataDirectory, "Directory holding all_feeds.sqlite and the feed_<id>.sqlite files.")
+    public static let concurrency = Setting("concurrency", default: String(PipelineConfiguration().concurrency), "Transfers in flight at most (1–256).")
+    public static let perHost = Setting("per-host", default: String(PipelineConfiguration().perHostLimit), "Transfers in flight to one host at most.")
     public static let timeout = Setting(
         "timeout", default: formatNumber(FetchConfiguration.default.totalTimeout), "Seconds one fetch may take, redirects included.")
     public static let maxSize = Setting(
@@ -39,17 +41,20 @@ extension Setting {
     public static let allowPrivateNetworks = Setting(
         "allow-private-networks", default: "false",
         "Fetch from loopback, private and link-local addresses (refused by default, against server-side request forgery).")
-    public static let staleAfter = Setting("stale-after", default: "1h", "A feed is due when its last update is this old (90s, 15m, 1h, 2d).")
+    public static let staleAfter = Setting("stale-after", default: Seconds(PipelineConfiguration().staleAfter).text, "A feed is due when its last update is this old (90s, 15m, 1h, 2d).")
     public static let deadline = Setting(
         "deadline", default: nil, "Start no feed after this long (90s, 15m, 1h); feeds not started are left for the next run.")
-    public static let logFormat = Setting("log-format", default: "text", "text (readable lines) or json (one object per line).")
+    public static let logFormat = Setting(
+        "log-format", default: LogLineHandler.Format.text.rawValue, "text (readable lines) or json (one object per line).")
     public static let metricsFile = Setting(
         "metrics-file", default: nil, "Write Prometheus text-format metrics here (node_exporter's textfile collector), atomically.")
     public static let feedList = Setting("opml", default: "feeds.opml", "The feed list: an OPML file path or http(s) URL.")
-    public static let publishDirectory = Setting("out", environment: "FEEDMILL_PUBLISH_DIR", default: "./publish", "The publish directory.")
-    public static let deltas = Setting("deltas", default: "3", "Earlier versions of each feed kept, each with a delta to the current one (0–50).")
+    public static let publishDirectory = Setting(
+        "out", environment: "FEEDMILL_PUBLISH_DIR", default: PublishConfiguration().outputDirectory, "The publish directory.")
+    public static let deltas = Setting(
+        "deltas", default: String(PublishConfiguration().retainedVersions), "Earlier versions of each feed kept, each with a delta to the current one (0–50).")
     public static let siteURL = Setting("site-url", default: nil, "The URL the publish directory is served at, for atom.xml's links (ends with /).")
-    public static let title = Setting("title", default: "Feedmill", "Title of atom.xml and index.html.")
+    public static let title = Setting("title", default: PublishConfiguration().title, "Title of atom.xml and index.html.")
     public static let now = Setting(
         "now", environment: "SOURCE_DATE_EPOCH", default: nil, inFile: false,
         "Seconds since 1970 to use as the current time everywhere (reproducible runs); default: the system clock.")
@@ -58,6 +63,12 @@ extension Setting {
         dataDirectory, feedList, publishDirectory, concurrency, perHost, timeout, maxSize, contact, allowPrivateNetworks,
         staleAfter, deadline, deltas, siteURL, title, logFormat, metricsFile, now,
     ]
+
+    /// The options given on the command line, by setting key, as typed: each is parsed once,
+    /// by the setting's own rules, wherever its value comes from.
+    public static func given(_ options: [(Setting, String?)]) -> [String: String] {
+        Dictionary(options.compactMap { setting, text in text.map { (setting.key, $0) } }, uniquingKeysWith: { _, last in last })
+    }
 
     /// `60.0` as `60`, `2.5` as `2.5`.
     static func formatNumber(_ value: Double) -> String {

@@ -96,6 +96,9 @@ public struct ResolvedSettings: Sendable {
 
     public func string(_ setting: Setting) -> String? { value(setting).text }
 
+    /// A setting that has a default, so always a value.
+    public func text(_ setting: Setting) -> String { value(setting).text ?? setting.defaultValue ?? "" }
+
     public func int(_ setting: Setting, in range: ClosedRange<Int>) throws(SettingsError) -> Int {
         guard let text = string(setting), let number = Int(text), range.contains(number) else {
             throw invalid(setting, "a whole number from \(range.lowerBound) to \(range.upperBound)")

@@ -1,4 +1,5 @@
 import FeedModel
+import FeedBasics
 import Foundation
 
 /// A directory of recorded fetches.
@@ -20,7 +21,7 @@ struct RecordingStore: Sendable {
         }
 
         struct Failure: Codable, Equatable {
-            var kind: String
+            var kind: FailureKind
             var message: String
             var status: Int?
             var retryAfter: Int?
@@ -53,7 +54,7 @@ struct RecordingStore: Sendable {
     }
 
     func record(_ request: FetchRequest, failure: FetchError) throws {
-        let stored = Exchange.Failure(kind: failure.kind.rawValue, message: failure.message, status: failure.status, retryAfter: failure.retryAfter)
+        let stored = Exchange.Failure(kind: failure.kind, message: failure.message, status: failure.status, retryAfter: failure.retryAfter)
         try write(Exchange(request: Self.key(for: request), response: nil, bodySHA256: nil, failure: stored), for: request)
     }
 
@@ -74,18 +75,11 @@ struct RecordingStore: Sendable {
         try writeAtomically([UInt8](try encoder.encode(exchange)) + [0x0A], to: exchangePath(for: request))
     }
 
-    /// Written to a temporary name and renamed: two workers recording the same body, or a run
-    /// killed mid-write, never leave a half file under the final name.
+    /// Written to a temporary name of its own, synced and renamed: two workers recording the
+    /// same body, or a run killed mid-write, never leave a half file under the final name.
     private func writeAtomically(_ bytes: [UInt8], to path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let temporary = path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
-        }
-        guard rename(temporary, path) == 0 else {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
+        try DurableFiles.write(bytes, to: path, temporary: path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import FeedBasics
 #endif
 
 /// Decides how a feed's bytes are to be read and turns them into UTF-8, so that the XML and
@@ -61,7 +62,7 @@ public enum CharacterEncoding {
 
     /// The spelling Feedmill uses for a charset label; the aliases browsers treat as one.
     static func canonicalName(_ label: String) -> String {
-        let lowered = label.trimmingASCIIQuotesAndSpaces().lowercased()
+        let lowered = label.trimmingASCII(" \t\"'").lowercased()
         switch lowered {
         case "utf-8", "utf8", "unicode-1-1-utf-8": return "UTF-8"
         case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "iso_8859-1", "cp819", "ibm819",
@@ -116,13 +117,6 @@ public enum CharacterEncoding {
         return Decoded(
             utf8: Windows1252.decode(bytes), name: "windows-1252",
             notes: notes + ["cannot decode \(name); read as windows-1252"])
-    }
-}
-
-extension String {
-    fileprivate func trimmingASCIIQuotesAndSpaces() -> String {
-        let unwanted: Set<Character> = [" ", "\t", "\"", "'"]
-        return String(drop { unwanted.contains($0) }.reversed().drop { unwanted.contains($0) }.reversed())
     }
 }
 

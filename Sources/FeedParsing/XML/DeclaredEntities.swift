@@ -1,3 +1,5 @@
+import FeedBasics
+
 /// The general entities a document declares in its internal DTD subset, for ``LexicalRepair``.
 ///
 /// Only what is safe and meaningful is kept: internal entities (`<!ENTITY name "value">`)

@@ -114,14 +114,15 @@ final class FeedElementHandler {
     }
 
     func characters(_ buffer: UnsafeBufferPointer<UInt8>) {
-        guard collector != nil, stopError == nil else { return }
+        guard let frameIndex = collector?.frameIndex, stopError == nil else { return }
         let top = stack.count - 1
         if case .markup(_, isVoid: true) = stack[top].role {
             stack[top].implicitlyClosed = true
         }
-        collector!.append(buffer, insideChildMarkup: top > collector!.frameIndex)
-        if collector!.bytes.count > limits.maxTextBytes {
-            stop(.textTooLarge(element: collector!.elementName, limit: limits.maxTextBytes, line: currentLine))
+        // Mutated in place through the optional: copying the collector out would copy its bytes.
+        collector?.append(buffer, insideChildMarkup: top > frameIndex)
+        if let collected = collector?.bytes.count, collected > limits.maxTextBytes {
+            stop(.textTooLarge(element: collector?.elementName ?? "", limit: limits.maxTextBytes, line: currentLine))
         }
     }
 

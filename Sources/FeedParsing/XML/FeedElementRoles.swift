@@ -1,4 +1,5 @@
 import CLibXML2
+import FeedBasics
 import FeedModel
 import Foundation
 

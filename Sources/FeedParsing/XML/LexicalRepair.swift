@@ -1,4 +1,5 @@
 import CLibXML2
+import FeedBasics
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import FeedBasics
 import Foundation
 import FeedModel
 
@@ -69,20 +70,13 @@ struct TextCollector {
     }
 
     mutating func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>) {
-        for byte in buffer {
-            switch byte {
-            case UInt8(ascii: "&"): bytes.append(contentsOf: Array("&amp;".utf8))
-            case UInt8(ascii: "<"): bytes.append(contentsOf: Array("&lt;".utf8))
-            case UInt8(ascii: ">"): bytes.append(contentsOf: Array("&gt;".utf8))
-            default: bytes.append(byte)
-            }
-        }
+        Markup.appendEscaped(buffer, to: &bytes)
     }
 
     mutating func appendStartTag(_ name: String, attributes: [(name: String, value: String)], selfClosing: Bool) {
         var tag = "<" + name
         for attribute in attributes where !attribute.name.hasPrefix("xmlns") {
-            tag += " " + attribute.name + "=\"" + escapeAttribute(attribute.value) + "\""
+            tag += " " + attribute.name + "=\"" + Markup.escape(attribute.value) + "\""
         }
         tag += selfClosing ? ">" : ">"
         bytes.append(contentsOf: Array(tag.utf8))
@@ -90,19 +84,6 @@ struct TextCollector {
 
     mutating func appendEndTag(_ name: String) {
         bytes.append(contentsOf: Array("</\(name)>".utf8))
-    }
-
-    private func escapeAttribute(_ value: String) -> String {
-        var escaped = ""
-        for character in value {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "\"": escaped += "&quot;"
-            case "<": escaped += "&lt;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }
 

@@ -20,10 +20,10 @@ function __rss-create_parse_tokens -S
     set -l unparsed_tokens (__rss-create_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-create'
-        __rss-create_parse_subcommand 0 'opml=' 'prune' 'rebuild-catalog' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'data-dir=' 'concurrency=' 'per-host=' 'deadline=' 'metrics-file=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'max-size=' 'record=' 'replay=' 'h/help'
+        __rss-create_parse_subcommand 0 'opml=' 'prune' 'rebuild-catalog' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'data-dir=' 'concurrency=' 'per-host=' 'deadline=' 'metrics-file=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'max-size=' 'record=' 'replay=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
-            __rss-create_parse_subcommand -r 1 
+            __rss-create_parse_subcommand -r 1 'version'
         end
     end
 end
@@ -98,5 +98,7 @@ complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" max-size' -l 'max-size' -d 'Largest feed accepted, in MiB, after decompression (1–1024). (default: 16; env FEEDMILL_MAX_SIZE)' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" record' -l 'record' -d 'Fetch from the network and store every response (status, headers, body) in this directory, content-addressed.' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" replay' -l 'replay' -d 'Answer every fetch from a directory written by --record, with no network; a request never recorded fails.' -rfka ''
+complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" version' -l 'version' -d 'Show the version.'
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_positional "rss-create" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create help" version' -l 'version' -d 'Show the version.'

@@ -20,10 +20,10 @@ function __rss-inspect_parse_tokens -S
     set -l unparsed_tokens (__rss-inspect_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-inspect'
-        __rss-inspect_parse_subcommand 1 'base=' 'details' 'summary' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'max-size=' 'record=' 'replay=' 'h/help'
+        __rss-inspect_parse_subcommand 1 'base=' 'details' 'summary' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'max-size=' 'record=' 'replay=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
-            __rss-inspect_parse_subcommand -r 1 
+            __rss-inspect_parse_subcommand -r 1 'version'
         end
     end
 end
@@ -93,5 +93,7 @@ complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_o
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" max-size' -l 'max-size' -d 'Largest feed accepted, in MiB, after decompression (1–1024). (default: 16; env FEEDMILL_MAX_SIZE)' -rfka ''
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" record' -l 'record' -d 'Fetch from the network and store every response (status, headers, body) in this directory, content-addressed.' -rfka ''
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" replay' -l 'replay' -d 'Answer every fetch from a directory written by --record, with no network; a request never recorded fails.' -rfka ''
+complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" version' -l 'version' -d 'Show the version.'
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_positional "rss-inspect" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect help" version' -l 'version' -d 'Show the version.'

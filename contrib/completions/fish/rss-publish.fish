@@ -20,10 +20,10 @@ function __rss-publish_parse_tokens -S
     set -l unparsed_tokens (__rss-publish_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-publish'
-        __rss-publish_parse_subcommand 0 'out=' 'data-dir=' 'feed=+' 'deltas=' 'full' 'site-url=' 'title=' 'metrics-file=' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'h/help'
+        __rss-publish_parse_subcommand 0 'out=' 'data-dir=' 'feed=+' 'deltas=' 'full' 'site-url=' 'title=' 'metrics-file=' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
-            __rss-publish_parse_subcommand -r 1 
+            __rss-publish_parse_subcommand -r 1 'version'
         end
     end
 end
@@ -91,5 +91,7 @@ complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_o
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" q quiet' -l 'quiet' -s 'q' -d 'Print errors only: no progress, no summary.'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" v verbose' -l 'verbose' -s 'v' -d 'Log every feed, not only failures.'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" now' -l 'now' -d 'Seconds since 1970 to use as the current time everywhere (reproducible runs); default: the system clock. (env SOURCE_DATE_EPOCH)' -rfka ''
+complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" version' -l 'version' -d 'Show the version.'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_positional "rss-publish" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish help" version' -l 'version' -d 'Show the version.'

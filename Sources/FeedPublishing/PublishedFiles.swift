@@ -1,3 +1,4 @@
+import FeedBasics
 import Foundation
 
 #if canImport(Glibc)

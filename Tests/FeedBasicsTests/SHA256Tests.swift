@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FeedModel
+@testable import FeedBasics
 
 @Suite("SHA-256 against the FIPS 180-4 test vectors")
 struct SHA256Tests {

@@ -1,5 +1,7 @@
+import FeedBasics
 import FeedModel
 import FeedStorage
+import FeedPipeline
 import Foundation
 
 /// How to publish.
@@ -172,7 +174,7 @@ public struct PublishRun: Sendable {
                     let delta = Delta(feedID: feed.feedID, from: old.version, to: version, old: items, new: current)
                     let deltaFile = "feed_\(feed.feedID).v\(old.version)-v\(version).delta.json"
                     let bytes = try deltaBytes(delta, path: out + "/" + deltaFile)
-                    try DurableFiles.write(bytes, to: out + "/" + deltaFile)
+                    try StorageError.files { () throws(FileError) in try DurableFiles.write(bytes, to: out + "/" + deltaFile) }
                     deltas.append(PublishedDelta(fromVersion: old.version, file: deltaFile, sha256: SHA256.hexDigest(bytes), size: bytes.count))
                     report.deltasWritten += 1
                     report.filesWritten += 1
@@ -244,7 +246,7 @@ public struct PublishRun: Sendable {
                 do {
                     try DurableFiles.write(bytes, to: out + "/" + name)
                 } catch {
-                    throw .storage(error)
+                    throw .storage(StorageError(error))
                 }
                 report.filesWritten += 1
                 report.bytesWritten += bytes.count
@@ -260,7 +262,7 @@ public struct PublishRun: Sendable {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let bytes = [UInt8](try encoder.encode(manifest)) + [0x0A]
-            try DurableFiles.write(bytes, to: path)
+            try StorageError.files { () throws(FileError) in try DurableFiles.write(bytes, to: path) }
             report.filesWritten += 1
             report.bytesWritten += bytes.count
         } catch let error as StorageError {

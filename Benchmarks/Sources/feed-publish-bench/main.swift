@@ -4,6 +4,7 @@
 //   mode=incremental seconds=S files=N bytes=B feeds_written=W
 import FeedModel
 import FeedPipeline
+import FeedPublishing
 import FeedStorage
 import Foundation
 

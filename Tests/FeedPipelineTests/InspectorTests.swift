@@ -1,4 +1,4 @@
-import FeedCommandSupport
+import FeedPipeline
 import FeedFetching
 import Foundation
 import TestSupport

@@ -39,8 +39,3 @@ public enum XMLCharacters {
         return false
     }
 }
-
-extension FeedText {
-    /// The same text without the characters XML 1.0 forbids.
-    public var withoutForbiddenCharacters: FeedText { FeedText(utf8: XMLCharacters.filtered(utf8), kind: kind) }
-}

@@ -1,3 +1,4 @@
+import FeedPipeline
 import Foundation
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import FeedBasics
 import Foundation
 import FeedStorage
 
@@ -38,7 +39,7 @@ enum IndexPage {
         for entry in entries {
             let heading = Markup.escape(entry.title.isEmpty ? "(untitled)" : entry.title)
             let link = entry.permalink.flatMap(WebLink.checked).map { "<a href=\"\(Markup.escape($0))\">\(heading)</a>" } ?? "<strong>\(heading)</strong>"
-            let date = (entry.undated ? "first seen " : "") + RFC3339.format(entry.published).prefix(10)
+            let date = (entry.undated ? "first seen " : "") + CivilDate.rfc3339(entry.published).prefix(10)
             let byline = [Markup.escape(entry.feedTitle), entry.author.map(Markup.escape), date]
                 .compactMap { $0 }.joined(separator: " · ")
             html += "<li>\(link)<div class=\"source\">\(byline)</div></li>\n"
@@ -54,12 +55,12 @@ enum IndexPage {
         for feed in feeds {
             let name = Markup.escape(feed.title.flatMap { $0.isEmpty ? nil : $0 } ?? feed.state.opmlTitle ?? feed.url)
             let cell = feed.state.siteLink.flatMap(WebLink.checked).map { "<a href=\"\(Markup.escape($0))\">\(name)</a>" } ?? name
-            let updated = feed.state.lastSuccess.map { RFC3339.format($0).replacingOccurrences(of: "T", with: " ") } ?? "never"
+            let updated = feed.state.lastSuccess.map { CivilDate.rfc3339($0).replacingOccurrences(of: "T", with: " ") } ?? "never"
             let status: String
             if feed.state.gone {
                 status = "<span class=\"error\">gone (HTTP 410)</span>"
             } else if let kind = feed.state.lastErrorKind {
-                status = "<span class=\"error\">\(Markup.escape(kind)): \(Markup.escape(feed.state.lastError ?? ""))</span>"
+                status = "<span class=\"error\">\(Markup.escape(kind.rawValue)): \(Markup.escape(feed.state.lastError ?? ""))</span>"
             } else {
                 status = "<span class=\"ok\">ok</span>"
             }

@@ -1,7 +1,8 @@
 import FeedFetching
 import Foundation
 
-/// Where a feed document comes from on the command line: a file path or an http(s) URL.
+/// Where a document comes from on the command line: a file path or an http(s) URL. The feed
+/// list of `rss-create` and the feed of `rss-inspect` are both named this way.
 public enum FeedSource: Equatable, Sendable {
     case file(path: String)
     case url(String)
@@ -18,11 +19,12 @@ public enum FeedSource: Equatable, Sendable {
     }
 }
 
-/// A loaded document: its bytes, the transport charset, and the URL relative links resolve against.
+/// A loaded document: its bytes, the transport charset, and where it came from (the final URL
+/// fetched, or the file's `file:` URL), which relative links may resolve against.
 public struct LoadedDocument: Sendable {
     public var bytes: [UInt8]
     public var charset: String?
-    public var baseURL: String?
+    public var origin: String
 }
 
 /// Why a source could not be loaded.
@@ -40,18 +42,17 @@ public enum SourceError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-public enum SourceLoader {
-    /// - Parameter baseOverride: `--base`, which wins over the URL a document came from.
-    public static func load(
-        _ source: FeedSource, baseOverride: String?, configuration: FetchConfiguration
-    ) throws(SourceError) -> LoadedDocument {
-        switch source {
+extension FeedSource {
+    /// Reads the file or fetches the URL (with the run's fetch settings: network policy,
+    /// size cap, recordings).
+    public func load(configuration: FetchConfiguration) throws(SourceError) -> LoadedDocument {
+        switch self {
         case .file(let path):
             guard let data = FileManager.default.contents(atPath: path) else {
                 let reason = FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file"
                 throw .unreadableFile(path: path, reason: reason)
             }
-            return LoadedDocument(bytes: [UInt8](data), charset: nil, baseURL: baseOverride)
+            return LoadedDocument(bytes: [UInt8](data), charset: nil, origin: URL(fileURLWithPath: path).standardizedFileURL.absoluteString)
         case .url(let url):
             let outcome: FetchOutcome
             do {
@@ -61,7 +62,7 @@ public enum SourceLoader {
             }
             if case .gone = outcome { throw .gone(url: url) }
             let response = outcome.response
-            return LoadedDocument(bytes: response.body, charset: response.charset, baseURL: baseOverride ?? response.finalURL)
+            return LoadedDocument(bytes: response.body, charset: response.charset, origin: response.finalURL)
         }
     }
 }

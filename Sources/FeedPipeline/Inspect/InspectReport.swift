@@ -3,7 +3,8 @@ import FeedModel
 /// The JSON `rss-inspect` prints: the keys clients and people rely on, in a fixed order,
 /// plus (with `details`) what helps a person see why a feed looks wrong.
 public enum InspectReport {
-    public static func json(_ feed: NormalizedFeed, parsed: ParsedFeed, details: Bool) -> JSONValue {
+    public static func json(_ read: ReadFeed, details: Bool) -> JSONValue {
+        let feed = read.normalized
         var members: [(String, JSONValue)] = [
             ("format", .string(feed.format.rawValue)),
             ("title", .string(feed.title)),
@@ -11,8 +12,8 @@ public enum InspectReport {
         ]
         if details {
             members += [
-                ("version", .optional(parsed.version)),
-                ("encoding", .string(parsed.encoding)),
+                ("version", .optional(read.version)),
+                ("encoding", .string(read.encoding)),
                 ("hints", hints(feed.hints)),
                 ("diagnostics", .array(feed.diagnostics.map(JSONValue.string))),
             ]
@@ -62,13 +63,14 @@ public enum InspectReport {
     }
 
     /// `atom 1.0 | SourceGear Blogs | 5 items, 5 with permalink, 0 undated | UTF-8 | clean`
-    public static func summaryLine(_ feed: NormalizedFeed, parsed: ParsedFeed) -> String {
+    public static func summaryLine(_ read: ReadFeed) -> String {
+        let feed = read.normalized
         let entries = feed.entries
         let withPermalink = entries.filter { $0.permalink != nil }.count
         let undated = entries.filter { $0.pubdate == nil }.count
         let health = feed.diagnostics.first.map { "\($0); see --details" } ?? "clean"
-        let format = [feed.format.rawValue, parsed.version].compactMap { $0 }.joined(separator: " ")
+        let format = [feed.format.rawValue, read.version].compactMap { $0 }.joined(separator: " ")
         let title = feed.title.isEmpty ? "(untitled)" : feed.title
-        return "\(format) | \(title) | \(entries.count) items, \(withPermalink) with permalink, \(undated) undated | \(parsed.encoding) | \(health)"
+        return "\(format) | \(title) | \(entries.count) items, \(withPermalink) with permalink, \(undated) undated | \(read.encoding) | \(health)"
     }
 }

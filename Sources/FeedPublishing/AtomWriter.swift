@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedModel
 import FeedNormalization
 
@@ -12,7 +13,7 @@ enum AtomWriter {
             "<feed xmlns=\"http://www.w3.org/2005/Atom\">",
             "  <title>\(Markup.escape(title))</title>",
             "  <id>\(Markup.escape(feedID))</id>",
-            "  <updated>\(RFC3339.format(updated))</updated>",
+            "  <updated>\(CivilDate.rfc3339(updated))</updated>",
             "  <author><name>\(Markup.escape(title))</name></author>",
             "  <generator uri=\"https://github.com/feedmill/feedmill\">Feedmill</generator>",
         ]
@@ -27,8 +28,8 @@ enum AtomWriter {
             if let permalink = entry.permalink.flatMap(WebLink.checked) {
                 lines.append("    <link rel=\"alternate\" type=\"text/html\" href=\"\(Markup.escape(permalink))\"/>")
             }
-            if !entry.undated { lines.append("    <published>\(RFC3339.format(entry.published))</published>") }
-            lines.append("    <updated>\(RFC3339.format(entry.updated ?? entry.published))</updated>")
+            if !entry.undated { lines.append("    <published>\(CivilDate.rfc3339(entry.published))</published>") }
+            lines.append("    <updated>\(CivilDate.rfc3339(entry.updated ?? entry.published))</updated>")
             if let author = entry.author { lines.append("    <author><name>\(Markup.escape(author))</name></author>") }
             lines.append("    <content type=\"html\">\(Markup.escape(entry.summary))</content>")
             lines.append("    <source>")

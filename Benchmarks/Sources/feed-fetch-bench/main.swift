@@ -2,7 +2,6 @@
 // FetchScheduler and prints one line:
 //   feeds=N ok=N failed=N seconds=S feeds_per_second=R bytes=B peak_rss_kib=K
 import FeedFetching
-import FeedModel
 import Foundation
 
 var arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,0 +1,63 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file operation that failed, with the path and the system's reason.
+public struct FileError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// fsync and rename: the two steps that make "write elsewhere, then swap in" survive a crash.
+/// Every file Feedmill replaces (snapshots, manifests, metrics, recordings) goes through here.
+public enum DurableFiles {
+    public static func sync(_ path: String) throws(FileError) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw FileError(path: path, message: "cannot open to sync: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw FileError(path: path, message: "fsync failed: \(String(cString: strerror(errno)))") }
+    }
+
+    /// Atomically replaces `destination` with `source`, then syncs the directory so the new
+    /// name survives a power cut.
+    public static func rename(_ source: String, to destination: String) throws(FileError) {
+        guard Glibc.rename(source, destination) == 0 else {
+            throw FileError(path: destination, message: "rename failed: \(String(cString: strerror(errno)))")
+        }
+        try sync((destination as NSString).deletingLastPathComponent)
+    }
+
+    /// Writes bytes under a temporary name, syncs, and renames over `path`. The temporary is
+    /// created afresh (`O_EXCL | O_NOFOLLOW`, after removing whatever had that name), so a
+    /// link planted there is replaced, never written through. Writers in one process that may
+    /// write the same path at once pass a `temporary` name of their own.
+    public static func write(_ bytes: [UInt8], to path: String, temporary: String? = nil) throws(FileError) {
+        let temporary = temporary ?? path + ".tmp-\(getpid())"
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileError(path: temporary, message: "cannot create: \(String(cString: strerror(errno)))") }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                throw FileError(path: temporary, message: "cannot write: \(reason)")
+            }
+            written += count
+        }
+        guard fsync(descriptor) == 0, close(descriptor) == 0 else {
+            throw FileError(path: temporary, message: "fsync failed: \(String(cString: strerror(errno)))")
+        }
+        try rename(temporary, to: path)
+    }
+}

@@ -1,0 +1,36 @@
+/// Why a feed failed, as one stable name shared by everything that speaks of failures: the
+/// fetcher's errors, the run report, the catalog's `fetch_state.last_error_kind`, the logs,
+/// the metrics and the recordings. The raw values are stored and documented; never rename one.
+public enum FailureKind: String, Sendable, Codable, CaseIterable {
+    // The fetch.
+    case invalidURL = "invalid-url"
+    case unsupportedScheme = "unsupported-scheme"
+    /// The address connected to is not allowed by the network policy.
+    case blockedAddress = "blocked-address"
+    case dns
+    case connect
+    case tls
+    case timeout
+    case tooManyRedirects = "too-many-redirects"
+    case redirectLoop = "redirect-loop"
+    case tooLarge = "too-large"
+    /// Any other status that is not a feed: 4xx, 5xx (with the status), 429/503 with `Retry-After`.
+    case httpStatus = "http-status"
+    case network
+    /// A replay was asked for a request that was never recorded.
+    case notRecorded = "not-recorded"
+    /// A recording could not be written or read.
+    case recording
+    /// The run was told to stop (Ctrl-C, SIGTERM) while this transfer was in flight.
+    case interrupted
+
+    // After the fetch.
+    /// The publisher says the feed is gone (HTTP 410).
+    case gone
+    /// The body is not a feed Feedmill can read.
+    case notAFeed = "not-a-feed"
+    /// The feed's database could not be written.
+    case storage
+    /// The feed's database was damaged or belonged to another feed, and was set aside.
+    case damagedDatabase = "damaged-database"
+}

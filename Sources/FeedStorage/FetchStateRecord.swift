@@ -1,0 +1,111 @@
+import FeedModel
+import GRDB
+
+/// A `fetch_state` row as GRDB reads and writes it (`Codable` record): the column names are
+/// written once, here, and the text encodings of typed state (skip hours, skip days) live
+/// here alone. Read from the catalog's joined rows, the columns are optional: a feed listed
+/// by the original schema has no `fetch_state` row yet, and reads as the defaults.
+/// Nothing outside FeedStorage sees this type.
+struct FetchStateRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "fetch_state"
+
+    var feedid: Int64
+    var originURL: String?
+    var siteLink: String?
+    var category: String?
+    var opmlTitle: String?
+    var inOPML: Bool?
+    var etag: String?
+    var lastModified: String?
+    var bodyHash: String?
+    var lastStatus: Int?
+    var lastErrorKind: String?
+    var lastError: String?
+    var consecutiveErrors: Int?
+    var lastAttempt: Int64?
+    var lastSuccess: Int64?
+    var nextAttempt: Int64?
+    var redirectTarget: String?
+    var redirectSightings: Int?
+    var gone: Bool?
+    var hintInterval: Int?
+    /// Comma-separated GMT hours, `1,2,3`.
+    var skipHours: String?
+    /// Comma-separated English day names, `Saturday,Sunday`.
+    var skipDays: String?
+
+    enum CodingKeys: String, CodingKey {
+        case feedid, etag, category, gone
+        case originURL = "origin_url"
+        case siteLink = "site_link"
+        case opmlTitle = "opml_title"
+        case inOPML = "in_opml"
+        case lastModified = "last_modified"
+        case bodyHash = "body_hash"
+        case lastStatus = "last_status"
+        case lastErrorKind = "last_error_kind"
+        case lastError = "last_error"
+        case consecutiveErrors = "consecutive_errors"
+        case lastAttempt = "last_attempt_unix_time"
+        case lastSuccess = "last_success_unix_time"
+        case nextAttempt = "next_attempt_unix_time"
+        case redirectTarget = "redirect_target"
+        case redirectSightings = "redirect_sightings"
+        case hintInterval = "hint_interval_seconds"
+        case skipHours = "skip_hours"
+        case skipDays = "skip_days"
+    }
+
+    init(_ feed: CatalogFeed) {
+        let state = feed.state
+        feedid = feed.feedID
+        originURL = state.originURL ?? feed.url
+        siteLink = state.siteLink
+        category = state.category
+        opmlTitle = state.opmlTitle
+        inOPML = state.inOPML
+        etag = state.etag
+        lastModified = state.lastModified
+        bodyHash = state.bodyHash
+        lastStatus = state.lastStatus
+        lastErrorKind = state.lastErrorKind?.rawValue
+        lastError = state.lastError
+        consecutiveErrors = state.consecutiveErrors
+        lastAttempt = state.lastAttempt
+        lastSuccess = state.lastSuccess
+        nextAttempt = state.nextAttempt
+        redirectTarget = state.redirectTarget
+        redirectSightings = state.redirectSightings
+        gone = state.gone
+        hintInterval = state.hintInterval
+        skipHours = state.skipHours.map(String.init).joined(separator: ",")
+        skipDays = state.skipDays.joined(separator: ",")
+    }
+
+    var state: FetchState {
+        var state = FetchState()
+        state.originURL = originURL
+        state.siteLink = siteLink
+        state.category = category
+        state.opmlTitle = opmlTitle
+        state.inOPML = inOPML ?? true
+        state.etag = etag
+        state.lastModified = lastModified
+        state.bodyHash = bodyHash
+        state.lastStatus = lastStatus
+        // A kind written by a later Feedmill that this one does not know reads as a storage failure.
+        state.lastErrorKind = lastErrorKind.map { FailureKind(rawValue: $0) ?? .storage }
+        state.lastError = lastError
+        state.consecutiveErrors = consecutiveErrors ?? 0
+        state.lastAttempt = lastAttempt
+        state.lastSuccess = lastSuccess
+        state.nextAttempt = nextAttempt
+        state.redirectTarget = redirectTarget
+        state.redirectSightings = redirectSightings ?? 0
+        state.gone = gone ?? false
+        state.hintInterval = hintInterval
+        state.skipHours = (skipHours ?? "").split(separator: ",").compactMap { Int($0) }
+        state.skipDays = (skipDays ?? "").split(separator: ",").map(String.init)
+        return state
+    }
+}
