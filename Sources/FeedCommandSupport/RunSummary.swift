@@ -1,4 +1,3 @@
-import FeedModel
 import FeedPipeline
 import FeedStorage
 import Foundation

@@ -1,6 +1,5 @@
 import FeedBasics
 import FeedFetching
-import FeedModel
 import Foundation
 import TestSupport
 import Testing
