@@ -2,7 +2,7 @@
 /// `days_from_civil` and `civil_from_days`): exact for every year, no time zone database,
 /// no Foundation `Calendar` (whose results depend on the machine's settings).
 public enum CivilDate {
-    public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+    @inlinable public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

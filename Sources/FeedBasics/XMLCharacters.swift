@@ -3,7 +3,7 @@
 /// or a U+FFFF in a feed can neither truncate a stored title (C APIs stop at NUL) nor make
 /// `atom.xml` ill-formed.
 public enum XMLCharacters {
-    public static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+    @inlinable public static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
         default: return false
