@@ -25,14 +25,34 @@ public enum Markup {
     public static func appendEscaped(
         _ text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8], attribute: Bool = false, lineBreaks: Bool = false
     ) {
+        guard let start = text.baseAddress else { return }
+        appendEscaped(start, count: text.count, to: &output, attribute: attribute, lineBreaks: lineBreaks)
+    }
+
+    /// The same for a NUL-terminated C string (what libxml2's node content is), in one pass.
+    public static func appendEscaped(
+        _ text: UnsafePointer<UInt8>, to output: inout [UInt8], attribute: Bool = false, lineBreaks: Bool = false
+    ) {
+        appendEscaped(text, count: nil, to: &output, attribute: attribute, lineBreaks: lineBreaks)
+    }
+
+    /// The one escaping loop: `count` bytes, or up to the NUL when `count` is `nil`. Inlined
+    /// into both callers, so neither pays for the other's end test.
+    @inline(__always)
+    private static func appendEscaped(
+        _ text: UnsafePointer<UInt8>, count: Int?, to output: inout [UInt8], attribute: Bool, lineBreaks: Bool
+    ) {
+        @inline(__always) func more(_ index: Int) -> Bool {
+            if let count { return index < count }
+            return text[index] != 0
+        }
         var index = 0
-        let count = text.count
-        while index < count {
+        while more(index) {
             // A run of bytes that need no escaping, appended at once.
             var runEnd = index
-            while runEnd < count, !needsEscape(text[runEnd], attribute: attribute, lineBreaks: lineBreaks) { runEnd += 1 }
+            while more(runEnd), !needsEscape(text[runEnd], attribute: attribute, lineBreaks: lineBreaks) { runEnd += 1 }
             if runEnd != index {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: text[index..<runEnd]))
+                output.append(contentsOf: UnsafeBufferPointer(start: text + index, count: runEnd - index))
                 index = runEnd
                 continue
             }
@@ -46,15 +66,6 @@ public enum Markup {
             }
             index += 1
         }
-    }
-
-    /// The same for a NUL-terminated C string (what libxml2's node content is).
-    public static func appendEscaped(
-        _ text: UnsafePointer<UInt8>, to output: inout [UInt8], attribute: Bool = false, lineBreaks: Bool = false
-    ) {
-        var length = 0
-        while text[length] != 0 { length += 1 }
-        appendEscaped(UnsafeBufferPointer(start: text, count: length), to: &output, attribute: attribute, lineBreaks: lineBreaks)
     }
 
     public static func appendEscaped(_ text: String, to output: inout [UInt8], attribute: Bool = false, lineBreaks: Bool = false) {

@@ -22,7 +22,7 @@ import FeedBasics
 public enum FeedDate {
     /// Seconds since 1970-01-01T00:00:00Z, or `nil` when `text` is not a date Feedmill can read.
     public static func parse(_ text: String) -> Int64? {
-        let bytes = Array(Array(text.utf8)[...].trimmingASCIIWhitespace())
+        let bytes = Array(text.trimmingASCIIWhitespace().utf8)
         guard !bytes.isEmpty, bytes.count < 128 else { return nil }
         if startsWithYear(bytes) {
             var reader = ISO8601Reader(bytes)

@@ -121,6 +121,17 @@ public enum FeedTransition {
 }
 
 extension FeedEvent {
+    /// What the run report says of the event, when the event itself decides it (a stored
+    /// fetch reports its upsert summary instead, decided where it was stored).
+    var reportedOutcome: FeedReport.Outcome? {
+        switch self {
+        case .gone: return .gone
+        case .failed(let kind, let message, _, _): return .failed(kind: kind, message: message)
+        case .databaseSetAside(let message): return .failed(kind: .damagedDatabase, message: message)
+        case .fetched, .notModified: return nil
+        }
+    }
+
     /// The response a successful fetch brought.
     var response: FetchResponse? {
         switch self {

@@ -135,11 +135,7 @@ public final class UpdateRun: Sendable {
             (setAside.bytes, setAside.duration, setAside.status) = (report.bytes, report.duration, report.status)
             return setAside
         }
-        switch event {
-        case .gone: report.outcome = .gone
-        case .failed(let kind, let message, _, _): report.outcome = .failed(kind: kind, message: message)
-        default: break
-        }
+        if let outcome = event.reportedOutcome { report.outcome = outcome }
         do {
             report.movedTo = try record(feed, after: event, now: now, dryRun: dryRun)
         } catch {
@@ -207,11 +203,7 @@ public final class UpdateRun: Sendable {
                 event = .failed(kind: .storage, message: "\(path) \(reason); could not be set aside: \(error.message)", status: nil, retryAfter: nil)
             }
         }
-        switch event {
-        case .databaseSetAside(let message): report.outcome = .failed(kind: .damagedDatabase, message: message)
-        case .failed(let kind, let message, _, _): report.outcome = .failed(kind: kind, message: message)
-        default: break
-        }
+        if let outcome = event.reportedOutcome { report.outcome = outcome }
         try? record(feed, after: event, now: now, dryRun: dryRun)
         return report
     }
