@@ -43,10 +43,11 @@ public final class FeedDatabase {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: path, configuration: configuration) }
-        let creating = condition == .missing || condition == .empty
-        let migrator = FeedDatabaseSchema.migrator(stamping: creating ? identity : nil)
-        try StorageError.wrap(path, creating ? "creating" : "migrating") { try migrator.migrate(queue) }
-        if creating { return }
+        if condition == .missing || condition == .empty {
+            try StorageError.wrap(path, "creating") { try queue.write { db in try FeedDatabaseSchema.createCurrent(db, stamping: identity) } }
+            return
+        }
+        try StorageError.wrap(path, "migrating") { try FeedDatabaseSchema.migrator().migrate(queue) }
         if let identity { try check(identity) }
     }
 
