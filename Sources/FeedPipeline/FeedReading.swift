@@ -19,7 +19,9 @@ public enum FeedReading {
     public static func read(_ bytes: consuming [UInt8], charset: String?, baseURL: String?) throws(FeedParseError) -> ReadFeed {
         let parsed: ParsedFeed
         do {
-            parsed = try FeedParser.parse(bytes, charset: charset)
+            // `consume`: the body is freed once parsed, not when normalising ends (peak memory
+            // at high concurrency is bodies in flight).
+            parsed = try FeedParser.parse(consume bytes, charset: charset)
         } catch let error as FeedParseError {
             throw error
         } catch {
