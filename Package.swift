@@ -14,7 +14,7 @@ import PackageDescription
 //   FeedPublishing      → FeedPipeline, FeedStorage, FeedModel, FeedBasics, FeedNormalization   rss-publish
 //   FeedCommandSupport  → FeedPipeline, FeedPublishing, FeedStorage, FeedFetching, ArgumentParser, Logging, CMalloc
 //                         settings, the shared command runner, logs, progress, summaries, metrics
-//   rss-create, rss-update, rss-inspect, rss-publish: one command each, parsing options and calling the above.
+//   rss-create, rss-update, rss-inspect, rss-publish, rss-feeds: one command each, parsing options and calling the above.
 //
 // No module above FeedStorage sees a GRDB type. Benchmark harnesses live in Benchmarks/ and
 // the fuzz target in Fuzz/, packages of their own that depend on this one.
@@ -28,6 +28,7 @@ let package = Package(
         .executable(name: "rss-update", targets: ["rss-update"]),
         .executable(name: "rss-publish", targets: ["rss-publish"]),
         .executable(name: "rss-inspect", targets: ["rss-inspect"]),
+        .executable(name: "rss-feeds", targets: ["rss-feeds"]),
         .library(name: "FeedModel", targets: ["FeedModel"]),
         .library(name: "FeedParsing", targets: ["FeedParsing"]),
         .library(name: "FeedNormalization", targets: ["FeedNormalization"]),
@@ -79,6 +80,8 @@ let package = Package(
         .executableTarget(
             name: "rss-publish", dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedPublishing", "FeedBasics", argumentParser]),
         .executableTarget(name: "rss-inspect", dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
+        .executableTarget(
+            name: "rss-feeds", dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedStorage", "FeedBasics", argumentParser]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FeedBasicsTests", dependencies: ["FeedBasics"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel"], resources: [.copy("Fixtures")]),

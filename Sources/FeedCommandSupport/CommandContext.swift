@@ -76,7 +76,14 @@ public struct CommandContext: Sendable {
         }
         switch options.recording {
         case .record(let directory)?: configuration.recording = .record(directory: directory)
-        case .replay(let directory)?: configuration.recording = .replay(directory: directory)
+        case .replay(let directory)?:
+            // At once, not as a failure and a backoff recorded for every feed.
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                fail("--replay \(directory): no such directory (a recording is written by --record)")
+                throw ExitCode(ExitStatus.usage)
+            }
+            configuration.recording = .replay(directory: directory)
         case nil: break
         }
         configuration.fixedNow = try fixedNow()
@@ -92,6 +99,8 @@ public struct CommandContext: Sendable {
             configuration.concurrency = try settings.int(.concurrency, in: 1...256)
             configuration.perHostLimit = try settings.int(.perHost, in: 1...64)
             configuration.deadline = try settings.seconds(.deadline).map(Double.init)
+            if settings.string(.keepItems) != nil { configuration.retention.keepItems = try settings.int(.keepItems, in: 1...10_000_000) }
+            if settings.string(.keepDays) != nil { configuration.retention.keepDays = try settings.int(.keepDays, in: 1...36_500) }
             if settings.settings.contains(.staleAfter), let staleAfter = try settings.seconds(.staleAfter) {
                 configuration.staleAfter = staleAfter
             }
@@ -118,8 +127,10 @@ public struct CommandContext: Sendable {
     }
 
     /// The end-of-run summary on standard output, unless `--quiet`.
-    public func summary(_ text: String) {
-        guard !quiet else { return }
+    /// Under cron or systemd (standard error not a terminal) a run in which nothing happened
+    /// prints nothing at all: cron mails whatever is printed. By hand the summary always shows.
+    public func summary(_ text: String, eventful: Bool = true) {
+        guard !quiet, eventful || console.isTerminal else { return }
         console.clearProgress()
         print(text, terminator: "")
     }

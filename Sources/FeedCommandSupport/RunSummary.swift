@@ -11,7 +11,8 @@ public enum RunSummary {
             "\(command): \(report.feeds.count) feed(s) in \(String(format: "%.1f", report.duration)) s: "
                 + "\(report.updated + dryRunCount(report)) \(verb), \(report.unchanged) unchanged, "
                 + "\(report.failures.count) failed, \(report.gone) gone")
-        lines.append("  items: \(report.newItems) new, \(report.changedItems) changed; fetched \(bytes(report.bytes))")
+        let removed = report.removedItems > 0 ? ", \(report.removedItems) removed by retention" : ""
+        lines.append("  items: \(report.newItems) new, \(report.changedItems) changed\(removed); fetched \(bytes(report.bytes))")
         if dryRun {
             for feed in report.feeds {
                 if case .wouldUpdate(let summary) = feed.outcome, summary.changed {
@@ -47,7 +48,7 @@ public enum RunSummary {
     public static func render(_ imported: ImportResult, source: String) -> String {
         var lines = ["rss-create: \(source): \(imported.added.count) new feed(s), \(imported.kept) already known"]
         for url in imported.duplicates { lines.append("  duplicate in the list (imported once): \(url)") }
-        for rejection in imported.rejected { lines.append("  not imported: \(rejection)") }
+        if !imported.rejected.isEmpty { lines.append("  not imported: \(imported.rejected.count) outline(s), named above") }
         for failure in imported.removalFailures { lines.append("  could not remove: \(failure)") }
         for feed in imported.missing {
             lines.append("  not in the list any more\(imported.pruned ? ", removed" : ", kept (use --prune to remove)"): #\(feed.feedID) \(feed.url)")

@@ -15,6 +15,8 @@ public struct FetchError: Error, Equatable, CustomStringConvertible, Sendable {
     public var retryAfter: Int?
     /// libcurl's result code, when libcurl reported the failure.
     public var curlCode: Int?
+    /// Seconds from the request to the failure (0 when replayed).
+    public var duration: Double = 0
 
     public init(
         kind: Kind, url: String, message: String, status: Int? = nil, retryAfter: Int? = nil, curlCode: Int? = nil
@@ -28,4 +30,10 @@ public struct FetchError: Error, Equatable, CustomStringConvertible, Sendable {
     }
 
     public var description: String { "\(url): \(message)" }
+
+    /// The same failure, however long it took: `duration` is a measurement, not part of what failed.
+    public static func == (lhs: FetchError, rhs: FetchError) -> Bool {
+        (lhs.kind, lhs.url, lhs.message, lhs.status, lhs.retryAfter, lhs.curlCode)
+            == (rhs.kind, rhs.url, rhs.message, rhs.status, rhs.retryAfter, rhs.curlCode)
+    }
 }

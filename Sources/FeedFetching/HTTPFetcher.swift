@@ -31,23 +31,34 @@ public final class HTTPFetcher {
     }
 
     public func fetch(_ request: FetchRequest) throws(FetchError) -> FetchOutcome {
-        switch configuration.recording {
-        case .replay(let directory)?:
+        if case .replay(let directory)? = configuration.recording {
             return try replay(request, from: RecordingStore(directory: directory))
-        case .record(let directory)?:
-            let store = RecordingStore(directory: directory)
-            let answer: LiveAnswer
-            do {
-                answer = try live(request)
-            } catch {
-                try recordOrFail(request.url, directory) { try store.record(request, failure: error) }
-                throw error
-            }
-            try recordOrFail(request.url, directory) { try store.record(request, response: answer.raw, body: answer.body) }
-            return try classify(answer, request: request)
-        case nil:
-            return try classify(try live(request), request: request)
         }
+        let started = ContinuousClock.now
+        do {
+            if case .record(let directory)? = configuration.recording { return try fetchLive(request, recordingInto: directory) }
+            return try fetchLive(request, recordingInto: nil)
+        } catch {
+            // A failure took time too (a timeout, a slow 500): logs and metrics show it.
+            var failure = error
+            failure.duration = Self.seconds(ContinuousClock.now - started)
+            throw failure
+        }
+    }
+
+    /// A live fetch, stored in the recording directory when there is one.
+    private func fetchLive(_ request: FetchRequest, recordingInto directory: String?) throws(FetchError) -> FetchOutcome {
+        guard let directory else { return try classify(try live(request), request: request) }
+        let store = RecordingStore(directory: directory)
+        let answer: LiveAnswer
+        do {
+            answer = try live(request)
+        } catch {
+            try recordOrFail(request.url, directory) { try store.record(request, failure: error) }
+            throw error
+        }
+        try recordOrFail(request.url, directory) { try store.record(request, response: answer.raw, body: answer.body) }
+        return try classify(answer, request: request)
     }
 
     /// What came back from the network for one request, before classification.

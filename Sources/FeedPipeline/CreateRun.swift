@@ -22,17 +22,16 @@ public struct CreateRun: Sendable {
         self.catalog = catalog
     }
 
-    /// - Parameter feedList: an OPML file path or http(s) URL. Relative `xmlUrl`s are
-    ///   resolved against where the OPML came from.
+    /// - Parameter feedList: read with ``FeedList/load(_:base:configuration:)`` before the
+    ///   catalog is opened, so an unreadable list leaves no catalog behind.
     public func run(
-        feedList: String, prune: Bool, progress: (@Sendable (FeedReport, Int, Int) -> Void)? = nil
+        feedList: FeedList, prune: Bool, progress: (@Sendable (FeedReport, Int, Int) -> Void)? = nil
     ) throws(PipelineError) -> CreateReport {
-        let (outlines, rejected) = try loadOutlines(feedList)
         var imported: ImportResult
         let untitled: [Int64]
         do {
-            imported = try catalog.importOutlines(outlines, prune: prune)
-            imported.rejected = rejected
+            imported = try catalog.importOutlines(feedList.outlines, prune: prune)
+            imported.rejected = feedList.rejected
             if imported.pruned { imported.removalFailures = removeDatabases(of: imported.missing) }
             // Feeds that failed their first fetch wait for their backoff like any other.
             let now = configuration.clock()
@@ -46,48 +45,9 @@ public struct CreateRun: Sendable {
         return CreateReport(importResult: imported, update: update)
     }
 
-    /// Removes the databases of pruned feeds, which the operator asked for. Their feedids are
-    /// never given again, so a file left by a failed or interrupted removal is never adopted
-    /// by another feed; failures are reported, not ignored.
+    /// Removes the databases of pruned feeds, which the operator asked for; failures are
+    /// reported, not ignored.
     private func removeDatabases(of feeds: [CatalogFeed]) -> [String] {
-        var failures: [String] = []
-        for feed in feeds {
-            let path = configuration.feedDatabasePath(feed.feedID)
-            guard FeedDatabaseFile.condition(of: path) != .missing else { continue }
-            if unlink(path) != 0 { failures.append("\(path): \(String(cString: strerror(errno)))") }
-        }
-        return failures
-    }
-
-    /// The outlines to import, and the ones refused with the reason: a feed URL must be an
-    /// absolute http(s) URL (the only kind fetched, and the only kind that reaches clients);
-    /// a site link that is not one is dropped.
-    func loadOutlines(_ source: String) throws(PipelineError) -> (outlines: [CatalogOutline], rejected: [String]) {
-        let document: LoadedDocument
-        do {
-            document = try FeedSource(source).load(configuration: configuration.fetch)
-        } catch {
-            throw .feedList(source: source, reason: error.description)
-        }
-        let base = document.origin
-        let outlines: [OPMLOutline]
-        do {
-            outlines = try OPMLParser.parse(document.bytes)
-        } catch {
-            throw .feedList(source: source, reason: error.description)
-        }
-        var accepted: [CatalogOutline] = []
-        var rejected: [String] = []
-        for outline in outlines {
-            guard let url = URLResolver.resolve(outline.xmlURL, against: base), URLResolver.isWebURL(url) else {
-                rejected.append("\(outline.xmlURL): a feed URL must be an absolute http or https URL")
-                continue
-            }
-            let siteLink = outline.htmlURL.flatMap { URLResolver.resolve($0, against: base) }.flatMap { URLResolver.isWebURL($0) ? $0 : nil }
-            accepted.append(CatalogOutline(
-                url: url, title: outline.title, siteLink: siteLink,
-                category: outline.categoryPath.isEmpty ? nil : outline.categoryPath.joined(separator: "/")))
-        }
-        return (accepted, rejected)
+        feeds.compactMap { FeedRemoval.removeDatabase(of: $0, configuration: configuration) }
     }
 }

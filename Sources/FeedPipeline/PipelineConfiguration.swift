@@ -1,4 +1,5 @@
 import FeedFetching
+import FeedStorage
 import Foundation
 
 /// Everything a create or update run needs to know: the typed settings of `rss-create` and
@@ -13,6 +14,8 @@ public struct PipelineConfiguration: Sendable {
     public var perHostLimit = FetchScheduler.defaultPerHostLimit
     /// A feed is due when its last update is this old (seconds), unless it asks for longer.
     public var staleAfter = 3600
+    /// How much history feed databases keep; a feed's own limits in the catalog override it.
+    public var retention = Retention.keepEverything
     /// A feed's own hints (ttl, sy:updatePeriod, Cache-Control …) never stretch its interval
     /// past this: a feed that asks for a year is still checked daily.
     public var maxInterval = 86_400

@@ -13,6 +13,8 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
     case catalogLost(path: String, feedDatabases: [Int64])
     /// There is no catalog yet (and no feed databases): `rss-create` comes first.
     case noCatalog(path: String)
+    /// `--feed` named feedids the catalog does not have: nothing was done.
+    case unknownFeeds([Int64])
 
     public var description: String {
         switch self {
@@ -28,6 +30,9 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
         case .overlappingDirectories(let output, let data, let relation):
             return "refusing to publish into \(output): it \(relation) \(data), and publishing removes old files from "
                 + "its output directory; choose an output directory outside the data directory"
+        case .unknownFeeds(let ids):
+            return "no feed with feedid \(ids.map(String.init).joined(separator: ", ")) in the catalog; "
+                + "rss-feeds list shows the feedids there are"
         case .noCatalog(let path):
             return "no catalog at \(path): run rss-create first"
         case .catalogLost(let path, let ids):
@@ -42,8 +47,18 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
     public var exitCode: Int32 {
         switch self {
         case .busy: return ExitStatus.busy
-        case .overlappingDirectories: return ExitStatus.usage
+        case .overlappingDirectories, .unknownFeeds: return ExitStatus.usage
         default: return ExitStatus.fatal
         }
+    }
+}
+
+extension PipelineError {
+    /// Throws `.unknownFeeds` naming every id in `requested` that `known` lacks, in order.
+    public static func refuseUnknown(_ requested: [Int64], known: some Sequence<Int64>) throws(PipelineError) {
+        let known = Set(known)
+        var seen = Set<Int64>()
+        let unknown = requested.filter { !known.contains($0) && seen.insert($0).inserted }
+        if !unknown.isEmpty { throw .unknownFeeds(unknown) }
     }
 }

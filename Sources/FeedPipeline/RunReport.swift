@@ -69,6 +69,8 @@ public struct RunReport: Sendable, Equatable {
     public var failures: [FeedReport] { feeds.filter { if case .failed = $0.outcome { return true } else { return false } } }
     public var newItems: Int { summaries.map(\.inserted).reduce(0, +) }
     public var changedItems: Int { summaries.map(\.updated).reduce(0, +) }
+    /// Items removed by retention.
+    public var removedItems: Int { summaries.map(\.removed).reduce(0, +) }
     public var bytes: Int { feeds.map(\.bytes).reduce(0, +) }
 
     private var summaries: [UpsertSummary] {
@@ -78,6 +80,13 @@ public struct RunReport: Sendable, Equatable {
             default: return nil
             }
         }
+    }
+
+    /// No new or changed items, no failures, nothing gone, moved or left for the next run:
+    /// a scheduled run like this prints nothing.
+    public var nothingHappened: Bool {
+        newItems == 0 && changedItems == 0 && removedItems == 0 && failures.isEmpty && gone == 0 && leftForNextRun == 0 && stoppedBy == nil
+            && feeds.allSatisfy { $0.movedTo == nil }
     }
 
     /// 128 + the signal when interrupted; else 0 when every feed was read (a deadline that

@@ -32,6 +32,7 @@ public final class UpdateRun: Sendable {
         } catch {
             throw .storage(error)
         }
+        if case .feeds(let ids) = selection { try PipelineError.refuseUnknown(ids, known: feeds.map(\.feedID)) }
         let present = Set(FeedDatabaseFile.databases(inDirectory: configuration.dataDirectory))
         let withoutDatabase = Set(feeds.filter { $0.lastUpdate != nil && !present.contains($0.feedID) }.map(\.feedID))
         let chosen = UpdateSchedule.select(feeds, selection, now: now, configuration: configuration, withoutDatabase: withoutDatabase)
@@ -118,7 +119,7 @@ public final class UpdateRun: Sendable {
             report.outcome = .interrupted
             return report
         case .failure(let error):
-            report.status = error.status
+            (report.status, report.duration) = (error.status, error.duration)
             event = .failed(kind: error.kind, message: error.message, status: error.status, retryAfter: error.retryAfter)
         case .success(let outcome):
             (report.bytes, report.duration, report.status) =
@@ -158,14 +159,16 @@ public final class UpdateRun: Sendable {
             return .failed(kind: .notAFeed, message: error.description, status: response.status, retryAfter: nil)
         }
         let path = configuration.feedDatabasePath(feed.feedID)
+        let retention = configuration.retention.overridden(by: feed.state.retention)
         do throws(StorageError) {
             if dryRun {
                 let summary = FeedDatabaseFile.condition(of: path) == .healthy
-                    ? try FeedDatabase(path: path, identity: feed.identity).preview(normalized.entries, now: now)
+                    ? try FeedDatabase(path: path, identity: feed.identity).preview(normalized.entries, now: now, retention: retention)
                     : UpsertSummary(inserted: normalized.entries.count)
                 report.outcome = .wouldUpdate(summary)
             } else {
-                report.outcome = .updated(try FeedDatabase(path: path, identity: feed.identity).upsert(normalized.entries, now: now))
+                report.outcome = .updated(
+                    try FeedDatabase(path: path, identity: feed.identity).upsert(normalized.entries, now: now, retention: retention))
             }
         } catch where error.kind != .other {
             return .databaseSetAside(message: error.message)
@@ -204,7 +207,8 @@ public final class UpdateRun: Sendable {
             }
         }
         if let outcome = event.reportedOutcome { report.outcome = outcome }
-        try? record(feed, after: event, now: now, dryRun: dryRun)
+        // The set-aside is already reported; a catalog that cannot record it retries next run.
+        _ = try? record(feed, after: event, now: now, dryRun: dryRun)
         return report
     }
 }

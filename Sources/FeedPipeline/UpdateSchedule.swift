@@ -53,6 +53,14 @@ public enum UpdateSchedule {
         return true
     }
 
+    /// When the feed is next due (skip hours and days aside): `nil` for a gone feed; a time
+    /// at or before now means due now.
+    public static func nextDue(_ feed: CatalogFeed, configuration: PipelineConfiguration) -> Int64? {
+        if feed.state.gone { return nil }
+        let byAge = feed.lastUpdate.map { $0 + Int64(interval(feed, configuration: configuration)) } ?? 0
+        return max(byAge, feed.state.nextAttempt ?? 0)
+    }
+
     /// `stale-after`, stretched by the feed's own hint up to `maxInterval`.
     public static func interval(_ feed: CatalogFeed, configuration: PipelineConfiguration) -> Int {
         max(configuration.staleAfter, min(feed.state.hintInterval ?? 0, configuration.maxInterval))

@@ -13,10 +13,14 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// the next publication removes them (a client may still be downloading one). The
     /// publisher's record of what it may delete; clients ignore it.
     public var retiredFiles: [String]?
+    /// Stable names (`all_feeds.sqlite`, `feed_<id>.sqlite`) the publisher has written: the
+    /// only files at those names it may replace or remove. Clients use `name` instead.
+    public var stableFiles: [String]?
 
     enum CodingKeys: String, CodingKey {
         case generation, catalog, feeds, atom, index
         case retiredFiles = "retired_files"
+        case stableFiles = "stable_files"
     }
 
     public init(generation: Int = 0, catalog: PublishedCatalog? = nil, feeds: [PublishedFeed] = []) {

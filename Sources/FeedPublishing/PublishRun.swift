@@ -90,6 +90,9 @@ public struct PublishRun: Sendable {
         } catch {
             throw .storage(error)
         }
+        if let only { try PipelineError.refuseUnknown(only, known: feeds.map(\.feedID)) }
+        try StableNames.refuseForeign(
+            names: feeds.map { FeedDatabase.fileName(feedID: $0.feedID) } + [Catalog.fileName], previous: previous, in: out)
         var next = Manifest(generation: previous.generation)
         let previousByID = Dictionary(previous.feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
         let selected = only.map(Set.init)
@@ -127,10 +130,17 @@ public struct PublishRun: Sendable {
             next.generation = previous.generation + 1
             let retirement = PublishedFiles.retire(previous: previous, next: next, in: out)
             next.retiredFiles = retirement.retired.isEmpty ? nil : retirement.retired
+            // Names of feeds no longer published stay listed until their removal is done.
+            let stable = Set(StableNames.names(of: next)).union(
+                (previous.stableFiles ?? []).filter { FileManager.default.fileExists(atPath: out + "/" + $0) })
+            next.stableFiles = stable.sorted()
             try write(next, report: &report)
             report.generation = next.generation
             report.filesRemoved = PublishedFiles.remove(retirement.removeNow, in: out)
+        } else {
+            next = previous
         }
+        report.filesWritten += try StableNames.sync(next, in: out)
         let elapsed = ContinuousClock.now - started
         report.duration = elapsed.inSeconds
         return report

@@ -28,7 +28,9 @@ enum PublishedFiles {
     }
 
     /// A name the publisher gives its files, and nothing else: `feed_3.v2.sqlite`,
-    /// `feed_3.v1-v2.delta.json`, `all_feeds.v4.sqlite`, `atom.xml`, `index.html`.
+    /// `feed_3.v1-v2.delta.json`, `all_feeds.v4.sqlite`, `atom.xml`, `index.html`, and the
+    /// stable names `feed_3.sqlite` and `all_feeds.sqlite` (removed only when the manifest
+    /// lists them as written by the publisher).
     static func isPublisherName(_ name: String) -> Bool {
         if name == "atom.xml" || name == "index.html" { return true }
         return matches(name, publisherNames)
@@ -52,7 +54,7 @@ enum PublishedFiles {
     private static let publisherNames: NSRegularExpression = {
         // Built from a constant pattern: failing would be a programming error caught by every test.
         guard let expression = try? NSRegularExpression(
-            pattern: #"^(feed_[0-9]+\.v[0-9]+\.sqlite|feed_[0-9]+\.v[0-9]+-v[0-9]+\.delta\.json|all_feeds\.v[0-9]+\.sqlite)$"#)
+            pattern: #"^(feed_[0-9]+(\.v[0-9]+)?\.sqlite|feed_[0-9]+\.v[0-9]+-v[0-9]+\.delta\.json|all_feeds(\.v[0-9]+)?\.sqlite)$"#)
         else { preconditionFailure("invalid publisher-name pattern") }
         return expression
     }()

@@ -45,7 +45,7 @@ public final class Catalog: @unchecked Sendable {
     /// What a read-only copy of the catalog opens: `path`, or an immutable `file:` URI where
     /// the directory cannot be written (see ``init(readingAt:)``).
     public let readLocation: String
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
 
     public init(path: String) throws(StorageError) {
         self.path = path
@@ -221,7 +221,7 @@ public final class Catalog: @unchecked Sendable {
         try StorageError.wrap(path, "reading feeds") { try queue.read { db in try Self.highWater(db) } }
     }
 
-    private static func highWater(_ db: Database) throws -> Int64 {
+    static func highWater(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT value FROM feedmill_catalog WHERE key = 'feedid_high_water'") ?? 0
     }
 
@@ -234,7 +234,7 @@ public final class Catalog: @unchecked Sendable {
         "(SELECT CASE WHEN EXISTS (SELECT 1 FROM \(table) WHERE rowid = ?1) THEN NULL ELSE ?1 END)"
     }
 
-    private static func save(_ feed: CatalogFeed, db: Database) throws {
+    static func save(_ feed: CatalogFeed, db: Database) throws {
         let id = feed.feedID
         try db.execute(sql: "UPDATE feeds SET url = ? WHERE feedid = ? AND url IS NOT ?", arguments: [feed.url, id, feed.url])
         // The client tables' rows get rowid = feedid where it is free, not the next rowid: workers
@@ -255,7 +255,7 @@ public final class Catalog: @unchecked Sendable {
         try FetchStateRecord(feed).insert(db, onConflict: .replace)
     }
 
-    private static let selectFeeds = """
+    static let selectFeeds = """
         SELECT feeds.feedid, feeds.url, about.title, last_update.when_unix_time, fetch_state.*
         FROM feeds
         LEFT JOIN about ON about.feedid = feeds.feedid
@@ -263,7 +263,7 @@ public final class Catalog: @unchecked Sendable {
         LEFT JOIN fetch_state ON fetch_state.feedid = feeds.feedid
         """
 
-    private static func feed(_ row: Row) throws -> CatalogFeed {
+    static func feed(_ row: Row) throws -> CatalogFeed {
         CatalogFeed(
             feedID: row["feedid"], url: row["url"], title: row["title"], lastUpdate: row["when_unix_time"],
             state: try FetchStateRecord(row: row).state)

@@ -52,6 +52,8 @@ public struct FetchState: Sendable, Equatable {
     public var hintInterval: Int?
     public var skipHours: [Int] = []
     public var skipDays: [String] = []
+    /// This feed's own retention, overriding the run's (`rss-feeds set`).
+    public var retention = Retention.keepEverything
 
     public init() {}
 }

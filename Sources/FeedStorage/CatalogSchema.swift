@@ -48,7 +48,7 @@ enum CatalogSchema {
             // The URL each feed was first listed under (stamped into its database, never
             // changed by redirects), and the highest feedid ever given: feedids are never
             // reused, even after a prune deleted the rows that held them.
-            if try !db.columns(in: "fetch_state").contains(where: { $0.name == "origin_url" }) {
+            if try !db.columns(in: "fetch_state").contains(where: { $0.name.lowercased() == "origin_url" }) {
                 try db.execute(sql: "ALTER TABLE fetch_state ADD COLUMN origin_url TEXT")
             }
             try db.execute(sql: """
@@ -58,6 +58,13 @@ enum CatalogSchema {
                 INSERT OR IGNORE INTO feedmill_catalog (key, value)
                     VALUES ('feedid_high_water', (SELECT IFNULL(MAX(feedid), 0) FROM feeds));
                 """)
+        }
+        migrator.registerMigration("catalog-retention") { db in
+            // Per-feed retention (`rss-feeds set --keep-items/--keep-days`); NULL: the run's.
+            let existing = Set(try db.columns(in: "fetch_state").map { $0.name.lowercased() })
+            for column in ["keep_items", "keep_days"] where !existing.contains(column) {
+                try db.execute(sql: "ALTER TABLE fetch_state ADD COLUMN \(column) INTEGER")
+            }
         }
         return migrator
     }

@@ -7,14 +7,17 @@ public struct UpsertSummary: Sendable, Equatable {
     public var inserted = 0
     public var updated = 0
     public var unchanged = 0
+    /// Items the feed no longer lists, removed by its ``Retention``.
+    public var removed = 0
 
-    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0, removed: Int = 0) {
         self.inserted = inserted
         self.updated = updated
         self.unchanged = unchanged
+        self.removed = removed
     }
 
-    public var changed: Bool { inserted + updated > 0 }
+    public var changed: Bool { inserted + updated + removed > 0 }
 }
 
 /// One feed's database, `feed_<feedid>.sqlite`, table `items`.
@@ -72,30 +75,42 @@ public final class FeedDatabase {
             kind: .foreign)
     }
 
-    /// Inserts new entries and rewrites changed ones in one transaction; entries that dropped
-    /// off the feed are kept. `now` is the first-seen time of new entries, and their pubdate
-    /// when the feed gives none.
+    /// Inserts new entries, rewrites changed ones and removes what `retention` no longer
+    /// keeps, in one transaction; by default entries that dropped off the feed are kept.
+    /// `now` is the first-seen time of new entries, and their pubdate when the feed gives none.
     @discardableResult
-    public func upsert(_ entries: [Entry], now: Int64) throws(StorageError) -> UpsertSummary {
+    public func upsert(_ entries: [Entry], now: Int64, retention: Retention = .keepEverything) throws(StorageError) -> UpsertSummary {
         let rows = Self.unique(entries).map { StoredEntry($0, now: now) }
         return try StorageError.wrap(path, "writing items") {
-            let plan = try queue.read { db in try Self.plan(rows, db: db) }
+            let plan = try queue.read { db in try Self.plan(rows, db: db, retention: retention, now: now) }
             guard plan.summary.changed else { return plan.summary }
             return try queue.write { db -> UpsertSummary in
                 // Planned again inside the write transaction: the truth at commit time.
-                let current = try Self.plan(rows, db: db)
+                let current = try Self.plan(rows, db: db, retention: retention, now: now)
                 let sequence = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(change_seq), 0) + 1 FROM items") ?? 1
                 for row in current.inserts { try row.insert(db, changeSequence: sequence) }
                 for row in current.updates { try row.update(db, changeSequence: sequence) }
+                for id in current.removals { try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id]) }
                 return current.summary
             }
         }
     }
 
-    /// What ``upsert(_:now:)`` would do, without writing.
-    public func preview(_ entries: [Entry], now: Int64) throws(StorageError) -> UpsertSummary {
+    /// What ``upsert(_:now:retention:)`` would do, without writing.
+    public func preview(_ entries: [Entry], now: Int64, retention: Retention = .keepEverything) throws(StorageError) -> UpsertSummary {
         let rows = Self.unique(entries).map { StoredEntry($0, now: now) }
-        return try StorageError.wrap(path, "reading items") { try queue.read { db in try Self.plan(rows, db: db).summary } }
+        return try StorageError.wrap(path, "reading items") {
+            try queue.read { db in try Self.plan(rows, db: db, retention: retention, now: now).summary }
+        }
+    }
+
+    /// Items in the file at `path`, read without migrating or stamping it; `nil` when it
+    /// cannot be read (missing, damaged, locked for long).
+    public static func itemCount(at path: String) -> Int? {
+        guard FeedDatabaseFile.condition(of: path) == .healthy else { return nil }
+        return try? DatabaseQueue(path: path, configuration: Snapshot.readOnly).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items")
+        }
     }
 
     public func itemCount() throws(StorageError) -> Int {
@@ -141,13 +156,19 @@ public final class FeedDatabase {
     private struct Plan {
         var inserts: [StoredEntry] = []
         var updates: [StoredEntry] = []
+        var removals: [String] = []
         var summary = UpsertSummary()
     }
 
-    private static func plan(_ rows: [StoredEntry], db: Database) throws -> Plan {
+    private static func plan(_ rows: [StoredEntry], db: Database, retention: Retention, now: Int64) throws -> Plan {
         var stored: [String: String?] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, content_hash FROM items") {
+        var ages: [(id: String, pubdate: Int64, firstSeen: Int64)] = []
+        let columns = retention.keepsEverything ? "id, content_hash" : "id, content_hash, pubdate_unix_time, first_seen_unix_time"
+        for row in try Row.fetchAll(db, sql: "SELECT \(columns) FROM items") {
             stored[row["id"]] = row["content_hash"] as String?
+            if !retention.keepsEverything {
+                ages.append((row["id"], row["pubdate_unix_time"] ?? 0, row["first_seen_unix_time"] ?? 0))
+            }
         }
         var plan = Plan()
         for row in rows {
@@ -161,6 +182,12 @@ public final class FeedDatabase {
                 plan.updates.append(row)
                 plan.summary.updated += 1
             }
+        }
+        if !retention.keepsEverything {
+            // Entries about to be inserted count towards the limit like stored ones.
+            ages += plan.inserts.map { ($0.id, $0.entry.pubdate ?? now, now) }
+            plan.removals = retention.expired(ages, listed: Set(rows.map(\.id)), now: now)
+            plan.summary.removed = plan.removals.count
         }
         return plan
     }

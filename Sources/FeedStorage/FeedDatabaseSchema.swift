@@ -54,8 +54,10 @@ enum FeedDatabaseSchema {
         steps.append(("items-original", { db in try db.execute(sql: originalItems) }))
         for step in addedColumns {
             steps.append((step.migration, { db in
-                let existing = Set(try db.columns(in: "items").map(\.name))
-                for column in step.columns where !existing.contains(column.name) {
+                // SQLite column names are case-insensitive, and z_rss compared them so: a file with
+                // `PermaLink` already has `permalink`.
+                let existing = Set(try db.columns(in: "items").map { $0.name.lowercased() })
+                for column in step.columns where !existing.contains(column.name.lowercased()) {
                     try db.execute(sql: "ALTER TABLE items ADD COLUMN \(column.name) \(column.definition)")
                 }
             }))

@@ -33,6 +33,8 @@ struct FetchStateRecord: Codable, FetchableRecord, PersistableRecord {
     var skipHours: String?
     /// Comma-separated English day names, `Saturday,Sunday`.
     var skipDays: String?
+    var keepItems: Int?
+    var keepDays: Int?
 
     enum CodingKeys: String, CodingKey {
         case feedid, etag, category, gone
@@ -54,6 +56,8 @@ struct FetchStateRecord: Codable, FetchableRecord, PersistableRecord {
         case hintInterval = "hint_interval_seconds"
         case skipHours = "skip_hours"
         case skipDays = "skip_days"
+        case keepItems = "keep_items"
+        case keepDays = "keep_days"
     }
 
     init(_ feed: CatalogFeed) {
@@ -78,6 +82,8 @@ struct FetchStateRecord: Codable, FetchableRecord, PersistableRecord {
         redirectSightings = state.redirectSightings
         gone = state.gone
         hintInterval = state.hintInterval
+        keepItems = state.retention.keepItems
+        keepDays = state.retention.keepDays
         skipHours = state.skipHours.map(String.init).joined(separator: ",")
         skipDays = state.skipDays.joined(separator: ",")
     }
@@ -106,6 +112,7 @@ struct FetchStateRecord: Codable, FetchableRecord, PersistableRecord {
         state.hintInterval = hintInterval
         state.skipHours = (skipHours ?? "").split(separator: ",").compactMap { Int($0) }
         state.skipDays = (skipDays ?? "").split(separator: ",").map(String.init)
+        state.retention = Retention(keepItems: keepItems, keepDays: keepDays)
         return state
     }
 }

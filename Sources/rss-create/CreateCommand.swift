@@ -10,7 +10,11 @@ struct CreateCommand: ParsableCommand {
         abstract: "Import a feed list (OPML) into the catalog, then fetch every feed that has no title yet.",
         discussion: """
             Outlines may nest: their titles become the feed's category path. Relative xmlUrl \
-            values are resolved against where the OPML came from. A URL already in the catalog \
+            values are resolved against --base, else against the OPML's URL when it was \
+            fetched; in a local file without --base they are refused (a file:// feed would \
+            fail forever). Refused outlines are named on standard error and make the exit \
+            status 1; the others are imported. The list is read before the catalog is \
+            touched: an unreadable list changes nothing. A URL already in the catalog \
             keeps its feedid; new URLs get new feedids; duplicates are imported once and \
             reported; feeds no longer listed are reported and kept unless --prune. Running it \
             twice changes nothing the second time.
@@ -27,6 +31,9 @@ struct CreateCommand: ParsableCommand {
     @Option(help: ArgumentHelp(Setting.feedList.summary + Setting.feedList.helpSuffix, valueName: "path-or-url"))
     var opml: String?
 
+    @Option(help: ArgumentHelp("Resolve relative xmlUrl values in the feed list against this http(s) URL.", valueName: "url"))
+    var base: String?
+
     @Flag(help: "Remove feeds that are no longer in the list (and their databases).")
     var prune = false
 
@@ -38,6 +45,12 @@ struct CreateCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
     @OptionGroup var options: PipelineOptions
 
+    func validate() throws {
+        if let base, !(base.hasPrefix("http://") || base.hasPrefix("https://")) {
+            throw ValidationError("--base must be an absolute http or https URL")
+        }
+    }
+
     func run() throws {
         MemoryTuning.apply()
         let context = try CommandContext.make(
@@ -48,6 +61,8 @@ struct CreateCommand: ParsableCommand {
         let trap = SignalTrap()
         configuration.fetch.stop = trap.stop
         try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
+            let list = try FeedList.load(feedList, base: base, configuration: configuration.fetch)
+            for rejection in list.rejected { context.fail("not imported: \(rejection)") }
             let opened = try CatalogAccess.openForCreate(configuration, rebuild: rebuildCatalog)
             defer { withExtendedLifetime((opened.lock, trap)) {} }
             if let walSetAside = opened.setAside {
@@ -56,13 +71,16 @@ struct CreateCommand: ParsableCommand {
                 context.summary(RunSummary.render(rebuilt))
             }
             let progress = ProgressBar(console: context.console, enabled: !context.quiet)
-            let report = try CreateRun(configuration: configuration, catalog: opened.catalog).run(feedList: feedList, prune: prune) {
+            let report = try CreateRun(configuration: configuration, catalog: opened.catalog).run(feedList: list, prune: prune) {
                 FeedLog.log($0, to: context.logger)
                 progress.update($0, done: $1, total: $2)
             }
-            context.summary(RunSummary.render(report.importResult, source: feedList))
-            context.summary(RunSummary.render(report.update, command: "rss-create"))
-            return CommandResult(report: report.update, exitCode: report.update.exitCode)
+            let imported = report.importResult
+            let eventful = !report.update.nothingHappened || !imported.added.isEmpty || !imported.missing.isEmpty || imported.pruned
+            context.summary(RunSummary.render(imported, source: feedList), eventful: eventful)
+            context.summary(RunSummary.render(report.update, command: "rss-create"), eventful: eventful)
+            let exitCode = list.rejected.isEmpty ? report.update.exitCode : max(report.update.exitCode, ExitStatus.someFeedsFailed)
+            return CommandResult(report: report.update, exitCode: exitCode)
         }
     }
 }

@@ -68,7 +68,7 @@ struct PublishCommand: ParsableCommand {
                 context.fail("feed \(failure.feedID) not published (its last good snapshot is kept): \(failure.message)")
             }
             if report.unchanged {
-                context.summary("rss-publish: nothing changed since generation \(report.generation); nothing written\n")
+                context.summary("rss-publish: nothing changed since generation \(report.generation); nothing written\n", eventful: false)
             } else {
                 context.summary(
                     "rss-publish: generation \(report.generation) in \(String(format: "%.2f", report.duration)) s: "

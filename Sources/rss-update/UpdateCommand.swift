@@ -20,7 +20,8 @@ struct UpdateCommand: ParsableCommand {
             --print-config shows the result.
 
             On a terminal a progress bar is shown; otherwise (cron, systemd) only the summary \
-            and errors are printed. Ctrl-C or SIGTERM stops within seconds: no new transfer \
+            and errors are printed, and a run in which nothing happened (no new or changed \
+            items, no failures) prints nothing. Ctrl-C or SIGTERM stops within seconds: no new transfer \
             starts, transfers in flight are aborted, each feed's write commits or rolls back.
 
             A second run on the same data directory exits at once (status 75) rather than wait.
@@ -69,7 +70,7 @@ struct UpdateCommand: ParsableCommand {
                 FeedLog.log($0, to: context.logger)
                 progress.update($0, done: $1, total: $2)
             }
-            context.summary(RunSummary.render(report, command: "rss-update", dryRun: dryRun))
+            context.summary(RunSummary.render(report, command: "rss-update", dryRun: dryRun), eventful: !report.nothingHappened)
             return CommandResult(report: report, exitCode: report.exitCode)
         }
     }

@@ -359,7 +359,8 @@ struct DataSafetyTests {
             <outline text="Data feed" xmlUrl="data:text/xml,&lt;rss/&gt;"/>
             </body></opml>
             """)
-        let report = try CreateRun(configuration: harness.configuration, catalog: harness.catalog).run(feedList: list, prune: false)
+        let feedList = try FeedList.load(list, configuration: harness.configuration.fetch)
+        let report = try CreateRun(configuration: harness.configuration, catalog: harness.catalog).run(feedList: feedList, prune: false)
         #expect(report.importResult.rejected.count == 2)
         #expect(try harness.catalog.feeds().map(\.url) == [server.baseURL + "/feed/0.xml"])
         #expect(try harness.feed(1).state.siteLink != "javascript:alert(1)")
@@ -410,7 +411,7 @@ struct DataSafetyTests {
         text += String(repeating: "</outline>", count: depth) + "</body></opml>"
         let list = try harness.directory.write("deep.opml", text)
         #expect {
-            _ = try CreateRun(configuration: harness.configuration, catalog: harness.catalog).run(feedList: list, prune: false)
+            _ = try FeedList.load(list, configuration: harness.configuration.fetch)
         } throws: { error in
             "\(error)".contains("could not be read past line 1 (outlines nest deeper than 256 levels") && "\(error)".contains("nothing was imported")
         }

@@ -13,6 +13,8 @@ final class Harness: @unchecked Sendable {
     let catalog: Catalog
     private let lock = NSLock()
     private var time: Int64 = 1_700_000_000
+    /// The run's retention; set before a run, never during one.
+    var retention = Retention.keepEverything
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -30,11 +32,18 @@ final class Harness: @unchecked Sendable {
         configuration.fetch.networkPolicy = .allowAll
         configuration.concurrency = 4
         configuration.clock = { [self] in now }
+        configuration.retention = retention
         return configuration
     }
 
     func update(_ selection: FeedSelection = .due(limit: nil), dryRun: Bool = false) throws -> RunReport {
         try UpdateRun(configuration: configuration, catalog: catalog).run(selection, dryRun: dryRun)
+    }
+
+    /// `rss-create`'s work: read the list, then import it and fetch the new feeds.
+    func create(_ source: String, prune: Bool = false) throws -> CreateReport {
+        let list = try FeedList.load(source, configuration: configuration.fetch)
+        return try CreateRun(configuration: configuration, catalog: catalog).run(feedList: list, prune: prune)
     }
 
     /// Adds feeds for these URLs; their feedids in order.

@@ -1,6 +1,7 @@
 import FeedModel
 import FeedStorage
 import Foundation
+import GRDB
 import TestSupport
 import Testing
 
@@ -33,6 +34,24 @@ struct StorageTests {
         let bytes = FileManager.default.contents(atPath: path)
         _ = try FeedDatabase(path: path)
         #expect(FileManager.default.contents(atPath: path) == bytes)
+    }
+
+    /// z_rss added `PermaLink` in that case and compared column names case-insensitively.
+    @Test func aDatabaseWithPermaLinkInAnotherCaseIsAdoptedNotRejected() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.path + "/feed_1.sqlite"
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: """
+                CREATE TABLE items (id TEXT PRIMARY KEY, title TEXT, summary TEXT, pubdate_unix_time INTEGER, PermaLink TEXT);
+                INSERT INTO items VALUES ('old', 'Old', 'S', 900, 'https://site.example/old');
+                """)
+        }
+        let database = try FeedDatabase(path: path)
+        #expect(try database.upsert([entry("new", permalink: "https://site.example/new")], now: 5_000) == UpsertSummary(inserted: 1))
+        let rows = try sqlite(path, "SELECT id, permalink FROM items ORDER BY id")
+        #expect(rows == [["new", "https://site.example/new"], ["old", "https://site.example/old"]])
+        let columns = try sqlite(path, "SELECT name FROM pragma_table_info('items')").compactMap(\.first)
+        #expect(columns.filter { $0?.lowercased() == "permalink" }.count == 1)
     }
 
     @Test func aNewFileGetsTheSameSchemaAsStepByStepMigration() throws {

@@ -193,15 +193,14 @@ struct UpdateRunTests {
             <opml version="2.0"><body><outline text="Group"><outline text="A" xmlUrl="a.xml"/></outline>
             <outline text="Broken" xmlUrl="missing.xml"/></body></opml>
             """)
-        let create = CreateRun(configuration: harness.configuration, catalog: harness.catalog)
-        let first = try create.run(feedList: feeds.url("/list.opml"), prune: false)
+        let first = try harness.create(feeds.url("/list.opml"))
         #expect(first.importResult.added.map(\.url) == [feeds.url("/a.xml"), feeds.url("/missing.xml")])
         #expect(try harness.feed(1).title == "Alpha")
         #expect(try harness.feed(1).state.category == "Group")
         let catalogRows = try sqlite(harness.catalog.path, "SELECT * FROM feeds JOIN about USING (feedid) JOIN last_update USING (feedid)")
         let database = harness.fileBytes(harness.databasePath(1))
         let requestsBefore = feeds.server.requests.count
-        let second = try create.run(feedList: feeds.url("/list.opml"), prune: false)
+        let second = try harness.create(feeds.url("/list.opml"))
         #expect(second.importResult.added.isEmpty)
         #expect(second.update.feeds.isEmpty, "titled feeds and feeds in backoff are not fetched again")
         #expect(feeds.server.requests.count == requestsBefore + 1, "only the list itself")
@@ -212,11 +211,10 @@ struct UpdateRunTests {
     @Test func relativeURLsInALocalListAreRefusedWithAReasonNotStoredAsFileURLs() throws {
         let harness = try Harness()
         let path = try harness.directory.write("list.opml", "<opml><body><outline xmlUrl=\"feeds/a.xml\"/><outline xmlUrl=\"https://x.example/b\"/></body></opml>")
-        let create = CreateRun(configuration: harness.configuration, catalog: harness.catalog)
-        let report = try create.run(feedList: path, prune: false)
+        let report = try harness.create(path)
         let urls = try harness.catalog.feeds().map(\.url)
         #expect(urls == ["https://x.example/b"])
-        #expect(report.importResult.rejected == ["feeds/a.xml: a feed URL must be an absolute http or https URL"])
+        #expect(report.importResult.rejected == ["feeds/a.xml: a relative feed URL in a local file; give --base URL to resolve it"])
     }
 
     @Test func anotherRunHoldingTheLockIsReportedAtOnce() throws {

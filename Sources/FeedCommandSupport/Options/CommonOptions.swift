@@ -103,6 +103,12 @@ public struct PipelineOptions: ParsableArguments {
     @Option(help: ArgumentHelp(Setting.metricsFile.summary + Setting.metricsFile.helpSuffix, valueName: "path"))
     public var metricsFile: String?
 
+    @Option(help: ArgumentHelp(Setting.keepItems.summary + Setting.keepItems.helpSuffix, valueName: "n"))
+    public var keepItems: Int?
+
+    @Option(help: ArgumentHelp(Setting.keepDays.summary + Setting.keepDays.helpSuffix, valueName: "days"))
+    public var keepDays: Int?
+
     @OptionGroup(title: "Fetching")
     public var fetch: FetchOptions
 
@@ -112,10 +118,12 @@ public struct PipelineOptions: ParsableArguments {
         fetch.given.merging(
             Setting.given([
                 (.dataDirectory, dataDir), (.concurrency, concurrency.map(String.init)), (.perHost, perHost.map(String.init)),
-                (.deadline, deadline), (.metricsFile, metricsFile),
+                (.deadline, deadline), (.metricsFile, metricsFile), (.keepItems, keepItems.map(String.init)),
+                (.keepDays, keepDays.map(String.init)),
             ])
         ) { $1 }
     }
 
-    public static let settings: [Setting] = [.dataDirectory, .concurrency, .perHost, .deadline, .metricsFile] + FetchOptions.settings
+    public static let settings: [Setting] =
+        [.dataDirectory, .concurrency, .perHost, .deadline, .keepItems, .keepDays, .metricsFile] + FetchOptions.settings
 }

@@ -54,6 +54,7 @@ public enum MetricsFile {
             metric("feedmill_last_run_feeds", "Feeds of the last run by outcome.", outcomes.map { ("\(label),outcome=\"\($0.0)\"", "\($0.1)") })
             metric("feedmill_last_run_items_inserted", "Items inserted by the last run.", [(label, "\(report.newItems)")])
             metric("feedmill_last_run_items_changed", "Items rewritten by the last run.", [(label, "\(report.changedItems)")])
+            metric("feedmill_last_run_items_removed", "Items removed by retention in the last run.", [(label, "\(report.removedItems)")])
             metric("feedmill_last_run_bytes_fetched", "Bytes received by the last run, headers included.", [(label, "\(report.bytes)")])
         }
         return lines.joined(separator: "\n") + "\n"

@@ -2,13 +2,15 @@ import FeedPipeline
 import Foundation
 
 /// `[#########·········]  412/1000  3 failed  38.2 feeds/s  ~15 s left` on a terminal;
-/// nothing otherwise (the console draws only on a terminal).
+/// nothing otherwise (the console draws only on a terminal). Workers report in whatever order
+/// they finish, so a count lower than one already drawn is not drawn: the bar never goes back.
 public final class ProgressBar: @unchecked Sendable {
-    // `@unchecked Sendable`: `failed` is only touched under `lock`.
+    // `@unchecked Sendable`: `failed` and `shown` are only touched under `lock`.
     private let lock = NSLock()
     private let console: Console
     private let enabled: Bool
     private var failed = 0
+    private var shown = 0
     private let start = ContinuousClock.now
 
     public init(console: Console, enabled: Bool) {
@@ -18,14 +20,15 @@ public final class ProgressBar: @unchecked Sendable {
 
     public func update(_ feed: FeedReport, done: Int, total: Int) {
         guard enabled else { return }
-        let line: String = lock.withLock {
+        lock.withLock {
             if case .failed = feed.outcome { failed += 1 }
-            return Self.render(done: done, total: total, failed: failed, elapsed: (ContinuousClock.now - start).inSeconds)
-        }
-        if done == total {
-            console.clearProgress()
-        } else {
-            console.showProgress(line)
+            shown = max(shown, done)
+            if shown >= total {
+                console.clearProgress()
+            } else {
+                // Drawn under the lock, so two workers' lines are drawn in the order counted.
+                console.showProgress(Self.render(done: shown, total: total, failed: failed, elapsed: (ContinuousClock.now - start).inSeconds))
+            }
         }
     }
 

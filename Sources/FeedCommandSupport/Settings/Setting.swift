@@ -42,6 +42,10 @@ extension Setting {
         "allow-private-networks", default: "false",
         "Fetch from loopback, private and link-local addresses (refused by default, against server-side request forgery).")
     public static let staleAfter = Setting("stale-after", default: Seconds(PipelineConfiguration().staleAfter).text, "A feed is due when its last update is this old (90s, 15m, 1h, 2d).")
+    public static let keepItems = Setting(
+        "keep-items", default: nil, "Keep at most this many items per feed, newest first; items the feed still lists are always kept (default: all).")
+    public static let keepDays = Setting(
+        "keep-days", default: nil, "Keep items published within this many days; items the feed still lists are always kept (default: all).")
     public static let deadline = Setting(
         "deadline", default: nil, "Start no feed after this long (90s, 15m, 1h); feeds not started are left for the next run.")
     public static let logFormat = Setting(
@@ -61,7 +65,7 @@ extension Setting {
 
     public static let all: [Setting] = [
         dataDirectory, feedList, publishDirectory, concurrency, perHost, timeout, maxSize, contact, allowPrivateNetworks,
-        staleAfter, deadline, deltas, siteURL, title, logFormat, metricsFile, now,
+        staleAfter, keepItems, keepDays, deadline, deltas, siteURL, title, logFormat, metricsFile, now,
     ]
 
     /// The options given on the command line, by setting key, as typed: each is parsed once,

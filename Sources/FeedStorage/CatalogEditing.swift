@@ -1,0 +1,46 @@
+import FeedModel
+import GRDB
+
+/// One feed added or removed by hand (`rss-feeds add` / `remove`), without an OPML file.
+extension Catalog {
+    /// Adds `outline`'s URL unless the catalog already has it (compared as ``FeedURLKey``
+    /// normalises URLs). A new feed gets a feedid above every one ever given and above every
+    /// feed database file beside the catalog, as an import gives. Not being in the feed list,
+    /// it is marked so: `rss-create --prune` with a list that lacks it removes it.
+    public func add(_ outline: CatalogOutline) throws(StorageError) -> (feed: CatalogFeed, isNew: Bool) {
+        let onDisk = FeedDatabaseFile.feedIDs(inDirectory: directory).max() ?? 0
+        return try StorageError.wrap(path, "adding a feed") {
+            try queue.write { db -> (CatalogFeed, Bool) in
+                let key = FeedURLKey.key(outline.url)
+                let existing = try Row.fetchAll(db, sql: Self.selectFeeds).map(Self.feed)
+                if let known = existing.first(where: { FeedURLKey.key($0.url) == key }) { return (known, false) }
+                let id = max(try Self.highWater(db), existing.map(\.feedID).max() ?? 0, onDisk) + 1
+                try db.execute(sql: "INSERT INTO feeds (feedid, url) VALUES (?, ?)", arguments: [id, outline.url])
+                var feed = CatalogFeed(feedID: id, url: outline.url)
+                feed.state.originURL = outline.url
+                feed.state.category = outline.category
+                feed.state.opmlTitle = outline.title
+                feed.state.siteLink = outline.siteLink
+                feed.state.inOPML = false
+                try Self.save(feed, db: db)
+                try db.execute(sql: "UPDATE feedmill_catalog SET value = MAX(value, ?) WHERE key = 'feedid_high_water'", arguments: [id])
+                return (feed, true)
+            }
+        }
+    }
+
+    /// Removes the feed's rows from every catalog table in one transaction; its feedid is
+    /// never given again. Returns the feed removed, `nil` when there was none.
+    public func remove(feedID: Int64) throws(StorageError) -> CatalogFeed? {
+        try StorageError.wrap(path, "removing feed \(feedID)") {
+            try queue.write { db -> CatalogFeed? in
+                guard let feed = try Row.fetchOne(db, sql: Self.selectFeeds + " WHERE feeds.feedid = ?", arguments: [feedID]).map(Self.feed)
+                else { return nil }
+                for table in ["feeds", "about", "last_update", "fetch_state"] {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE feedid = ?", arguments: [feedID])
+                }
+                return feed
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import ArgumentParser
+import FeedBasics
+import FeedCommandSupport
+import FeedPipeline
+import FeedStorage
+
+@main
+struct FeedsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rss-feeds",
+        abstract: "List, add and remove feeds, set a feed's retention, export the catalog as OPML.",
+        discussion: """
+            Manages the catalog (all_feeds.sqlite) without SQL. add and remove change one feed \
+            and take the data directory's lock like rss-update (status 75 while a run holds it); \
+            list and export only read, beside a running update. A feed added here is fetched by \
+            the next rss-update. A feed list imported later with rss-create --prune removes \
+            feeds it does not list, these included: export first to keep them.
+
+            \(ExitStatus.helpText)
+            """,
+        version: FeedmillVersion.current,
+        subcommands: [List.self, Add.self, Remove.self, Set.self, Export.self],
+        defaultSubcommand: List.self)
+}
+
+/// The data directory and the common options, shared by every subcommand.
+struct FeedsOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(Setting.dataDirectory.summary + Setting.dataDirectory.helpSuffix, valueName: "dir"))
+    var dataDir: String?
+
+    @OptionGroup var common: CommonOptions
+
+    func context(_ subcommand: String) throws -> (CommandContext, PipelineConfiguration) {
+        let context = try CommandContext.make(
+            command: "rss-feeds", section: "feeds", settings: [.dataDirectory, .staleAfter], common: common,
+            given: Setting.given([(.dataDirectory, dataDir)]))
+        var configuration = PipelineConfiguration()
+        try context.check { () throws(SettingsError) in
+            configuration.dataDirectory = context.settings.text(.dataDirectory)
+            if let staleAfter = try context.settings.seconds(.staleAfter) { configuration.staleAfter = staleAfter }
+        }
+        if let now = try context.fixedNow() { configuration.fixClock(at: now) }
+        return (context, configuration)
+    }
+}
+
+extension FeedsCommand {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List every feed: title, items, last success, next due, last error, URL.")
+
+        @Option(help: ArgumentHelp("table (for people) or json (one array, every key always present).", valueName: "table|json"))
+        var format: ListFormat = .table
+
+        @OptionGroup var options: FeedsOptions
+
+        func run() throws {
+            let (context, configuration) = try options.context("list")
+            try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
+                let catalog = try CatalogAccess.openForReading(configuration)
+                let listing = try FeedManagement.list(catalog, configuration: configuration)
+                print(try FeedTable.render(listing, format: format, now: configuration.clock()), terminator: "")
+                return CommandResult(report: nil, exitCode: ExitStatus.success)
+            }
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a feed by URL (fetched by the next rss-update); a URL already listed keeps its feedid.")
+
+        @Argument(help: ArgumentHelp("The feed's absolute http(s) URL.", valueName: "url"))
+        var url: String
+
+        @Option(help: "The feed's title in the list (until the feed's own is read).")
+        var title: String?
+
+        @Option(help: ArgumentHelp("Category path, as OPML nesting gives it (News/Tech).", valueName: "path"))
+        var category: String?
+
+        @OptionGroup var options: FeedsOptions
+
+        func run() throws {
+            let (context, configuration) = try options.context("add")
+            try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
+                let (catalog, lock) = try CatalogAccess.openForUpdate(configuration)
+                defer { withExtendedLifetime(lock) {} }
+                let (feed, isNew) = try FeedManagement.add(url: url, title: title, category: category, catalog: catalog)
+                context.summary(
+                    isNew ? "rss-feeds: added feed \(feed.feedID): \(feed.url); the next rss-update fetches it\n"
+                        : "rss-feeds: already listed as feed \(feed.feedID): \(feed.url)\n")
+                return CommandResult(report: nil, exitCode: ExitStatus.success)
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove feeds from the catalog, and their databases; their feedids are never given again.")
+
+        @Argument(help: ArgumentHelp("The feeds to remove.", valueName: "feedid"))
+        var feedIDs: [Int64]
+
+        @OptionGroup var options: FeedsOptions
+
+        func run() throws {
+            let (context, configuration) = try options.context("remove")
+            try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
+                let (catalog, lock) = try CatalogAccess.openForUpdate(configuration)
+                defer { withExtendedLifetime(lock) {} }
+                let known: [Int64]
+                do throws(StorageError) {
+                    known = try catalog.feeds().map(\.feedID)
+                } catch {
+                    throw .storage(error)
+                }
+                try PipelineError.refuseUnknown(feedIDs, known: known)
+                var exitCode = ExitStatus.success
+                for id in Array(Swift.Set(feedIDs)).sorted() {
+                    let (feed, kept) = try FeedManagement.remove(id, catalog: catalog, configuration: configuration)
+                    context.summary("rss-feeds: removed feed \(feed.feedID): \(feed.url)\n")
+                    if let kept {
+                        context.fail("feed \(feed.feedID)'s database not removed: \(kept)")
+                        exitCode = ExitStatus.someFeedsFailed
+                    }
+                }
+                return CommandResult(report: nil, exitCode: exitCode)
+            }
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a feed's own retention, overriding --keep-items/--keep-days for it.")
+
+        @Argument(help: ArgumentHelp("The feed.", valueName: "feedid"))
+        var feedID: Int64
+
+        @Option(help: ArgumentHelp("Keep at most this many items (items the feed lists are always kept).", valueName: "n"))
+        var keepItems: Int?
+
+        @Option(help: ArgumentHelp("Keep items published within this many days (items the feed lists are always kept).", valueName: "days"))
+        var keepDays: Int?
+
+        @Flag(help: "Clear the feed's own limits: the run's settings apply again.")
+        var runDefaults = false
+
+        @OptionGroup var options: FeedsOptions
+
+        func validate() throws {
+            if runDefaults && (keepItems != nil || keepDays != nil) {
+                throw ValidationError("--run-defaults cannot be combined with --keep-items or --keep-days")
+            }
+            if !runDefaults && keepItems == nil && keepDays == nil { throw ValidationError("nothing to set: give --keep-items, --keep-days or --run-defaults") }
+            if let keepItems, keepItems < 1 { throw ValidationError("--keep-items must be at least 1") }
+            if let keepDays, keepDays < 1 { throw ValidationError("--keep-days must be at least 1") }
+        }
+
+        func run() throws {
+            let (context, configuration) = try options.context("set")
+            try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
+                let (catalog, lock) = try CatalogAccess.openForUpdate(configuration)
+                defer { withExtendedLifetime(lock) {} }
+                var retention = Retention.keepEverything
+                if !runDefaults {
+                    guard let current = try? catalog.feed(id: feedID) else { throw .unknownFeeds([feedID]) }
+                    retention = current.state.retention
+                    if let keepItems { retention.keepItems = keepItems }
+                    if let keepDays { retention.keepDays = keepDays }
+                }
+                let feed = try FeedManagement.setRetention(retention, of: feedID, catalog: catalog)
+                context.summary("rss-feeds: feed \(feed.feedID) keeps \(FeedTable.describe(feed.state.retention)) from its next update\n")
+                return CommandResult(report: nil, exitCode: ExitStatus.success)
+            }
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the catalog as OPML 2.0 (categories nested), ready for rss-create --opml.")
+
+        @Option(help: "The OPML head's title.")
+        var title = "Feedmill feeds"
+
+        @OptionGroup var options: FeedsOptions
+
+        func run() throws {
+            let (context, configuration) = try options.context("export")
+            try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
+                let catalog = try CatalogAccess.openForReading(configuration)
+                let feeds: [CatalogFeed]
+                do throws(StorageError) {
+                    feeds = try catalog.feeds()
+                } catch {
+                    throw .storage(error)
+                }
+                print(FeedManagement.opml(feeds, title: title), terminator: "")
+                return CommandResult(report: nil, exitCode: ExitStatus.success)
+            }
+        }
+    }
+}
