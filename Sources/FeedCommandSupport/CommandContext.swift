@@ -73,6 +73,18 @@ public struct CommandContext: Sendable {
                 throw settings.invalid(.contact, "an http(s) or mailto: URL")
             }
             configuration.contactURL = contact
+            let environment = ProcessInfo.processInfo.environment
+            switch settings.string(.proxy) {
+            case nil: configuration.proxies = .fromEnvironment(environment)
+            case "none"?, ""?: configuration.proxies = .direct
+            case let proxy?:
+                guard let scheme = proxy.split(separator: ":").first?.lowercased(),
+                    ["http", "https", "socks4", "socks4a", "socks5", "socks5h"].contains(scheme), proxy.contains("://")
+                else {
+                    throw settings.invalid(.proxy, "a proxy URL (http://host:port, socks5h://host:port) or none")
+                }
+                configuration.proxies = .explicit(proxy, environment: environment)
+            }
         }
         switch options.recording {
         case .record(let directory)?: configuration.recording = .record(directory: directory)

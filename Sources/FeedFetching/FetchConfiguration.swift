@@ -18,6 +18,8 @@ public struct FetchConfiguration: Sendable, Equatable {
     public var maxRetryAfter: Int = 24 * 3600
     /// Which addresses may be connected to. Default: public addresses only.
     public var networkPolicy: NetworkPolicy = .publicOnly
+    /// Forward proxies. Default: none; the commands read `http_proxy` and friends, or `--proxy`.
+    public var proxies: ProxyRoute = .direct
     /// Allow `file://` URLs (fixtures and local tests only).
     public var allowFileURLs: Bool = false
     /// Where a publisher can reach whoever runs this Feedmill; part of the User-Agent.

@@ -86,8 +86,17 @@ public final class HTTPFetcher {
             guard remaining > 0 else {
                 throw FetchError(kind: .timeout, url: request.url, message: "timed out after \(redirects.count) redirect(s)")
             }
-            let sink = TransferSink(limit: configuration.maxBodyBytes, policy: configuration.networkPolicy, stop: configuration.stop)
-            let code = perform(handle, url: url, request: request, sink: sink, timeout: remaining)
+            let proxy = configuration.proxies.proxy(for: url)
+            if proxy != nil, let refused = Self.refusedThroughProxy(url, policy: configuration.networkPolicy) {
+                throw FetchError(
+                    kind: .blockedAddress, url: request.url,
+                    message: "refused to fetch \(refused) through the proxy: not a public address (allow private networks to fetch it)")
+            }
+            // Through a proxy, the connection is to the proxy the operator chose: the guard
+            // cannot see where the proxy connects, so it checks the URL's host above instead.
+            let policy = proxy == nil ? configuration.networkPolicy : .allowAll
+            let sink = TransferSink(limit: configuration.maxBodyBytes, policy: policy, stop: configuration.stop)
+            let code = perform(handle, url: url, proxy: proxy, request: request, sink: sink, timeout: remaining)
             bytesReceived += handle.infoLong(CURLINFO_HEADER_SIZE) + Int(handle.infoOffset(CURLINFO_SIZE_DOWNLOAD_T))
             guard code == CURLE_OK else {
                 throw FetchErrorMapping.error(for: code, url: url, sink: sink, configuration: configuration)
@@ -196,9 +205,19 @@ public final class HTTPFetcher {
         }
     }
 
+    /// A URL whose host is itself a non-public address (`127.0.0.1`, `[::1]`, `localhost`), when
+    /// the proxy would resolve and connect to it: refused as a direct connection would be.
+    /// Names are resolved by the proxy, out of Feedmill's sight (see the README).
+    static func refusedThroughProxy(_ url: String, policy: NetworkPolicy) -> String? {
+        guard !policy.allowPrivateNetworks, let host = ProxyRoute.host(of: url) else { return nil }
+        if host == "localhost" || host.hasSuffix(".localhost") { return host }
+        guard let address = IPAddress(host), !policy.permits(address) else { return nil }
+        return host
+    }
+
     /// One request on the reused handle; redirects are not followed here.
     private func perform(
-        _ handle: CurlEasyHandle, url: String, request: FetchRequest, sink: TransferSink, timeout: Double
+        _ handle: CurlEasyHandle, url: String, proxy: String?, request: FetchRequest, sink: TransferSink, timeout: Double
     ) -> CURLcode {
         curl_easy_reset(handle.raw)
         handle.set(CURLOPT_URL, url)
@@ -206,9 +225,9 @@ public final class HTTPFetcher {
         handle.set(CURLOPT_FOLLOWLOCATION, 0)
         handle.set(CURLOPT_ACCEPT_ENCODING, "")
         handle.set(CURLOPT_USERAGENT, configuration.userAgent)
-        // Environment proxies would make the address check meaningless (the proxy is what
-        // gets connected to), and make runs depend on the caller's shell.
-        handle.set(CURLOPT_PROXY, "")
+        // Always set, "" for none: libcurl must not pick a proxy from the environment on its
+        // own, or the address check would not know what it is checking.
+        handle.set(CURLOPT_PROXY, proxy ?? "")
         handle.set(CURLOPT_CONNECTTIMEOUT_MS, Int(min(configuration.connectTimeout, timeout) * 1000))
         handle.set(CURLOPT_TIMEOUT_MS, max(1, Int(timeout * 1000)))
         handle.set(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)

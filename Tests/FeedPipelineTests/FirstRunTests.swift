@@ -100,4 +100,21 @@ struct FirstRunTests {
         let duration = try #require(object["duration"] as? Double)
         #expect(duration >= 0.4, "\(line)")
     }
+
+    @Test func theCommandsFetchThroughTheProxyFromTheEnvironmentOrFromProxy() throws {
+        let run = try BinaryRun(feeds: 2)
+        let proxy = try TestForwardProxy()
+        let created = try run.create.runCapturing(["--opml", run.server.baseURL + "/list.opml"] + run.options, environment: ["http_proxy": proxy.url])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(proxy.requestedURLs.sorted() == [run.server.baseURL + "/feed/0.xml", run.server.baseURL + "/feed/1.xml", run.server.baseURL + "/list.opml"])
+        let other = try TestForwardProxy()
+        let updated = try run.update.runCapturing(["--all", "--proxy", other.url] + run.options, environment: ["http_proxy": proxy.url])
+        #expect(updated.status == 0, "\(updated.stderr)")
+        #expect(other.requestedURLs.count == 2, "--proxy wins over the environment")
+        let direct = try run.update.runCapturing(["--all", "--proxy", "none"] + run.options, environment: ["http_proxy": proxy.url])
+        #expect(direct.status == 0)
+        #expect(proxy.requestedURLs.count == 3 && other.requestedURLs.count == 2)
+        let bad = try run.update.runCapturing(["--all", "--proxy", "proxy.example:3128"] + run.options)
+        #expect(bad.status == 64 && bad.stderr.contains("expected a proxy URL"))
+    }
 }

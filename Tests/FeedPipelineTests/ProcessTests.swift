@@ -14,8 +14,11 @@ struct Executable {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        // Only what the test sets: a FEEDMILL_* variable in the caller's shell must not leak in.
-        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDMILL_") && $0.key != "SOURCE_DATE_EPOCH" }
+        // Only what the test sets: a FEEDMILL_* variable or a proxy in the caller's shell must not leak in.
+        let proxies: Set<String> = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
+        var inherited = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("FEEDMILL_") && $0.key != "SOURCE_DATE_EPOCH" && !proxies.contains($0.key)
+        }
         inherited.merge(environment) { $1 }
         process.environment = inherited
         process.standardOutput = captureOutput ? Pipe() : FileHandle.nullDevice

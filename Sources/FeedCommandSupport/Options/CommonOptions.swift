@@ -45,6 +45,9 @@ public struct FetchOptions: ParsableArguments {
     @Option(help: ArgumentHelp(Setting.timeout.summary + Setting.timeout.helpSuffix, valueName: "seconds"))
     public var timeout: Double?
 
+    @Option(help: ArgumentHelp(Setting.proxy.summary + Setting.proxy.helpSuffix, valueName: "url|none"))
+    public var proxy: String?
+
     @Option(help: ArgumentHelp(Setting.maxSize.summary + Setting.maxSize.helpSuffix, valueName: "mib"))
     public var maxSize: Int?
 
@@ -67,7 +70,7 @@ public struct FetchOptions: ParsableArguments {
     public var given: [String: String] {
         Setting.given([
             (.allowPrivateNetworks, allowPrivateNetworks.map { $0 ? "true" : "false" }), (.contact, contact),
-            (.timeout, timeout.map(Setting.formatNumber)), (.maxSize, maxSize.map(String.init)),
+            (.timeout, timeout.map(Setting.formatNumber)), (.maxSize, maxSize.map(String.init)), (.proxy, proxy),
         ])
     }
 
@@ -77,7 +80,7 @@ public struct FetchOptions: ParsableArguments {
         return nil
     }
 
-    public static let settings: [Setting] = [.timeout, .maxSize, .contact, .allowPrivateNetworks]
+    public static let settings: [Setting] = [.timeout, .maxSize, .contact, .allowPrivateNetworks, .proxy]
 }
 
 /// `--record`/`--replay` as given; turned into the fetcher's ``RecordingMode`` by the context.

@@ -41,6 +41,9 @@ extension Setting {
     public static let allowPrivateNetworks = Setting(
         "allow-private-networks", default: "false",
         "Fetch from loopback, private and link-local addresses (refused by default, against server-side request forgery).")
+    public static let proxy = Setting(
+        "proxy", default: nil,
+        "Forward proxy for every fetch (http://host:port), or none; default: http_proxy, https_proxy, all_proxy and no_proxy from the environment.")
     public static let staleAfter = Setting("stale-after", default: Seconds(PipelineConfiguration().staleAfter).text, "A feed is due when its last update is this old (90s, 15m, 1h, 2d).")
     public static let keepItems = Setting(
         "keep-items", default: nil, "Keep at most this many items per feed, newest first; items the feed still lists are always kept (default: all).")
@@ -64,7 +67,7 @@ extension Setting {
         "Seconds since 1970 to use as the current time everywhere (reproducible runs); default: the system clock.")
 
     public static let all: [Setting] = [
-        dataDirectory, feedList, publishDirectory, concurrency, perHost, timeout, maxSize, contact, allowPrivateNetworks,
+        dataDirectory, feedList, publishDirectory, concurrency, perHost, timeout, maxSize, contact, allowPrivateNetworks, proxy,
         staleAfter, keepItems, keepDays, deadline, deltas, siteURL, title, logFormat, metricsFile, now,
     ]
 

@@ -1,0 +1,66 @@
+import FeedBasics
+
+/// Which forward proxy, if any, a request goes through: `http_proxy` / `https_proxy` /
+/// `all_proxy` / `no_proxy` as libcurl users expect (lower case `http_proxy` only, as libcurl
+/// reads it, so a CGI-set `HTTP_PROXY` header cannot redirect traffic), or one proxy given
+/// with `--proxy`. Decided by Feedmill for each hop, not left to libcurl, because the
+/// private-network guard must know whether a connection goes to the origin or to the proxy.
+public struct ProxyRoute: Sendable, Equatable {
+    public var httpProxy: String?
+    public var httpsProxy: String?
+    /// Hosts reached directly: `example.com` matches it and its subdomains, `.example.com`
+    /// the same, `*` every host; an IP address matches itself.
+    public var noProxy: [String]
+
+    public init(httpProxy: String? = nil, httpsProxy: String? = nil, noProxy: [String] = []) {
+        self.httpProxy = httpProxy
+        self.httpsProxy = httpsProxy
+        self.noProxy = noProxy
+    }
+
+    public static let direct = ProxyRoute()
+
+    /// The proxies the environment names, as libcurl would read them.
+    public static func fromEnvironment(_ environment: [String: String]) -> ProxyRoute {
+        func value(_ names: String...) -> String? {
+            names.lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        }
+        let all = value("all_proxy", "ALL_PROXY")
+        return ProxyRoute(
+            httpProxy: value("http_proxy") ?? all, httpsProxy: value("https_proxy", "HTTPS_PROXY") ?? all,
+            noProxy: parseNoProxy(value("no_proxy", "NO_PROXY")))
+    }
+
+    /// One proxy for both schemes (`--proxy`), still skipping the `no_proxy` hosts.
+    public static func explicit(_ proxy: String, environment: [String: String]) -> ProxyRoute {
+        ProxyRoute(httpProxy: proxy, httpsProxy: proxy, noProxy: parseNoProxy(environment["no_proxy"] ?? environment["NO_PROXY"]))
+    }
+
+    static func parseNoProxy(_ text: String?) -> [String] {
+        (text ?? "").split(separator: ",").map { $0.trimmingASCIIWhitespace().lowercased() }.filter { !$0.isEmpty }
+    }
+
+    /// The proxy for `url`, or `nil` to connect directly.
+    public func proxy(for url: String) -> String? {
+        let lowered = url.lowercased()
+        let proxy = lowered.hasPrefix("https:") ? httpsProxy : (lowered.hasPrefix("http:") ? httpProxy : nil)
+        guard let proxy, let host = Self.host(of: url) else { return nil }
+        for entry in noProxy {
+            if entry == "*" { return nil }
+            let name = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
+            if host == name || host.hasSuffix("." + name) { return nil }
+        }
+        return proxy
+    }
+
+    /// The host of an http(s) URL, lower-cased, without brackets or port.
+    static func host(of url: String) -> String? {
+        guard let schemeEnd = url.range(of: "://") else { return nil }
+        var authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            return authority[authority.index(after: authority.startIndex)..<close].lowercased()
+        }
+        return String(authority.prefix { $0 != ":" }).lowercased()
+    }
+}

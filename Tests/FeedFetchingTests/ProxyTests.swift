@@ -1,0 +1,76 @@
+import FeedFetching
+import TestSupport
+import Testing
+
+@Suite("Forward proxies: a real proxy on 127.0.0.1")
+struct ProxyTests {
+    static let feed = #"<rss version="2.0"><channel><title>Via proxy</title></channel></rss>"#
+
+    func configuration(_ proxies: ProxyRoute, policy: NetworkPolicy = .allowAll) -> FetchConfiguration {
+        var configuration = FetchConfiguration()
+        configuration.networkPolicy = policy
+        configuration.proxies = proxies
+        configuration.totalTimeout = 10
+        return configuration
+    }
+
+    @Test func aFetchGoesThroughTheProxyTheEnvironmentNames() throws {
+        let origin = try TestHTTPServer { _ in .init(contentType: "application/rss+xml", body: Self.feed) }
+        let proxy = try TestForwardProxy()
+        let route = ProxyRoute.fromEnvironment(["http_proxy": proxy.url])
+        let outcome = try HTTPFetcher(configuration: configuration(route)).fetch(origin.baseURL + "/f.xml")
+        guard case .fetched(let response) = outcome else { Issue.record("expected a body"); return }
+        #expect(response.body == Array(Self.feed.utf8))
+        #expect(proxy.requestedURLs == [origin.baseURL + "/f.xml"])
+        #expect(origin.requests.count == 1)
+    }
+
+    @Test func noProxyHostsAndNoneAreReachedDirectly() throws {
+        let origin = try TestHTTPServer { _ in .init(contentType: "application/rss+xml", body: Self.feed) }
+        let proxy = try TestForwardProxy()
+        for route in [ProxyRoute.fromEnvironment(["http_proxy": proxy.url, "no_proxy": "example.org, 127.0.0.1"]), .direct] {
+            _ = try HTTPFetcher(configuration: configuration(route)).fetch(origin.baseURL + "/f.xml")
+        }
+        #expect(proxy.requestedURLs.isEmpty)
+        #expect(origin.requests.count == 2)
+    }
+
+    /// The guard checks what Feedmill connects to: the proxy, on loopback here, is the
+    /// operator's choice and allowed; a URL naming a private address is refused before the
+    /// proxy is asked; a name is the proxy's to resolve.
+    @Test func thePrivateNetworkGuardWithAProxy() throws {
+        let proxy = try TestForwardProxy()
+        let fetcher = HTTPFetcher(configuration: configuration(.explicit(proxy.url, environment: [:]), policy: .publicOnly))
+        for url in ["http://127.0.0.1:9/f.xml", "http://[::1]/f.xml", "http://localhost:8080/f.xml", "http://10.0.0.7/f.xml"] {
+            #expect(throws: FetchError.self) { try fetcher.fetch(url) }
+            do {
+                _ = try fetcher.fetch(url)
+            } catch {
+                #expect(error.kind == .blockedAddress, "\(url): \(error)")
+            }
+        }
+        #expect(proxy.requestedURLs.isEmpty)
+        do {
+            _ = try fetcher.fetch("http://feeds.invalid/f.xml")
+            Issue.record("an unresolvable name cannot succeed")
+        } catch {
+            #expect(error.status == 502, "the proxy answered: \(error)")
+        }
+        #expect(proxy.requestedURLs == ["http://feeds.invalid/f.xml"])
+    }
+
+    @Test func theEnvironmentIsReadAsLibcurlReadsIt() {
+        let route = ProxyRoute.fromEnvironment([
+            "HTTP_PROXY": "http://cgi-header.example:1", "HTTPS_PROXY": "http://secure.example:3128", "no_proxy": ".internal.example,Intranet",
+        ])
+        #expect(route.proxy(for: "http://news.example/feed") == nil, "upper-case HTTP_PROXY is ignored, as libcurl ignores it")
+        #expect(route.proxy(for: "https://news.example/feed") == "http://secure.example:3128")
+        #expect(route.proxy(for: "https://a.internal.example/feed") == nil)
+        #expect(route.proxy(for: "https://internal.example/feed") == nil)
+        #expect(route.proxy(for: "https://intranet:8443/feed") == nil)
+        #expect(route.proxy(for: "https://notintranet/feed") == "http://secure.example:3128")
+        let all = ProxyRoute.fromEnvironment(["all_proxy": "socks5h://127.0.0.1:1080", "no_proxy": "*"])
+        #expect(all.proxy(for: "http://news.example/") == nil)
+        #expect(ProxyRoute.fromEnvironment(["all_proxy": "socks5h://127.0.0.1:1080"]).proxy(for: "http://news.example/") == "socks5h://127.0.0.1:1080")
+    }
+}
