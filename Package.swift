@@ -12,7 +12,7 @@ import PackageDescription
 //   FeedStorage         → FeedModel, FeedBasics, GRDB                   all SQL: catalog, feed databases, snapshots
 //   FeedPipeline        → the six above                                rss-create, rss-update, rss-inspect as library calls
 //   FeedPublishing      → FeedPipeline, FeedStorage, FeedModel, FeedBasics, FeedNormalization   rss-publish
-//   FeedCommandSupport  → FeedPipeline, FeedPublishing, FeedStorage, FeedFetching, ArgumentParser, Logging, CMalloc
+//   FeedCommandSupport  → FeedPipeline, FeedPublishing, FeedStorage, FeedFetching, ArgumentParser, Logging, TOMLKit, CMalloc
 //                         settings, the shared command runner, logs, progress, summaries, metrics
 //   rss-create, rss-update, rss-inspect, rss-publish, rss-feeds: one command each, parsing options and calling the above.
 //
@@ -41,6 +41,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -73,6 +74,7 @@ let package = Package(
                 "FeedBasics", "FeedFetching", "FeedStorage", "FeedPipeline", "FeedPublishing", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         .executableTarget(name: "rss-create", dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),

@@ -117,4 +117,19 @@ struct FirstRunTests {
         let bad = try run.update.runCapturing(["--all", "--proxy", "proxy.example:3128"] + run.options)
         #expect(bad.status == 64 && bad.stderr.contains("expected a proxy URL"))
     }
+
+    /// A Windows-edited file used to be ignored whole, every setting at its default, exit 0.
+    @Test func aConfigurationFileWithCRLFLineEndingsIsReadNotIgnored() throws {
+        let root = try TemporaryDirectory()
+        let path = root.url.path + "/feedmill.toml"
+        try Data("\u{FEFF}concurrency = 7\r\n[update]\r\n\"stale-after\" = \"2h\"\r\n".utf8).write(to: URL(fileURLWithPath: path))
+        let shown = try Executable(name: "rss-update").runCapturing(["--config", path, "--print-config"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let lines = shown.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("concurrency ") && $0.contains("= 7") && $0.contains("feedmill.toml:1") }, "\(shown.stdout)")
+        #expect(lines.contains { $0.hasPrefix("stale-after ") && $0.contains("= \"2h\"") && $0.contains("feedmill.toml:3 [update]") })
+        try Data("concurrency = 7\r\nconcurrency = 8\r\n".utf8).write(to: URL(fileURLWithPath: path))
+        let twice = try Executable(name: "rss-update").runCapturing(["--config", path, "--print-config"])
+        #expect(twice.status == 64 && twice.stderr.contains("feedmill.toml:2"), "\(twice.stderr)")
+    }
 }

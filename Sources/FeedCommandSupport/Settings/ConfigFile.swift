@@ -1,17 +1,19 @@
 import Foundation
+import TOMLKit
 
-/// A Feedmill configuration file: TOML's `key = value` lines, with optional `[create]`,
-/// `[update]`, `[publish]` and `[inspect]` sections whose keys apply to that command only.
+/// A Feedmill configuration file: TOML `key = value` pairs, with optional `[create]`,
+/// `[update]`, `[publish]`, `[inspect]` and `[feeds]` tables whose keys apply to that command
+/// only.
 ///
-/// The subset of TOML a flat configuration needs, read strictly so that a typo is an error
-/// with its line rather than a setting silently ignored: `#` comments, bare keys, basic
-/// strings (`"…"` with `\"`, `\\`, `\n`, `\t`, `\uXXXX`), literal strings (`'…'`), integers,
-/// decimals and `true`/`false`. Arrays, inline tables and dotted keys are refused with a
-/// message saying so.
+/// Parsed by TOMLKit (toml++, a maintained TOML 1.0 parser): CRLF line endings, a byte-order
+/// mark, quoted keys and multi-line strings are all read as TOML says. Read strictly, so that
+/// a file that was found always counts: a syntax error, an unknown table or a value of a type
+/// no setting takes is an error with its line, never a file silently ignored.
 public struct ConfigFile: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         /// The value as text, whatever its TOML type: settings parse it as they parse a flag.
         public var value: String
+        /// Where the key is written (0 when it cannot be told, as for a dotted key).
         public var line: Int
     }
 
@@ -19,40 +21,36 @@ public struct ConfigFile: Sendable, Equatable {
     /// Top-level keys, under the empty section name, and each section's keys.
     public private(set) var sections: [String: [String: Entry]] = [:]
 
-    public static let commandSections: Set<String> = ["create", "update", "publish", "inspect"]
+    public static let commandSections: Set<String> = ["create", "update", "publish", "inspect", "feeds"]
 
     public init(path: String, text: String) throws(ConfigFileError) {
         self.path = path
-        var section = ""
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let number = offset + 1
-            let line = Self.strippingComment(String(rawLine)).trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty { continue }
-            if line.hasPrefix("[") {
-                guard line.hasSuffix("]"), !line.hasPrefix("[[") else {
-                    throw ConfigFileError(path: path, line: number, message: "a section header is [name]")
-                }
-                let name = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
-                guard Self.commandSections.contains(name) else {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigFileError(path: path, line: error.source.begin.line, message: error.description)
+        } catch {
+            throw ConfigFileError(path: path, line: 0, message: "not a TOML document: \(error)")
+        }
+        let lines = KeyLines(text)
+        for key in table.keys.sorted() {
+            guard let value = table[key] else { continue }
+            if value.type == .table, let section = value.table {
+                guard Self.commandSections.contains(key) else {
                     throw ConfigFileError(
-                        path: path, line: number,
-                        message: "unknown section [\(name)]; sections are " + Self.commandSections.sorted().map { "[\($0)]" }.joined(separator: ", "))
+                        path: path, line: lines.line(ofSection: key),
+                        message: "unknown section [\(key)]; sections are " + Self.commandSections.sorted().map { "[\($0)]" }.joined(separator: ", "))
                 }
-                section = name
-                continue
+                for inner in section.keys.sorted() {
+                    guard let innerValue = section[inner] else { continue }
+                    let line = lines.line(of: inner, inSection: key)
+                    sections[key, default: [:]][inner] = Entry(value: try Self.text(innerValue, key: inner, path: path, line: line), line: line)
+                }
+            } else {
+                let line = lines.line(of: key, inSection: "")
+                sections["", default: [:]][key] = Entry(value: try Self.text(value, key: key, path: path, line: line), line: line)
             }
-            guard let equals = line.firstIndex(of: "=") else {
-                throw ConfigFileError(path: path, line: number, message: "expected key = value")
-            }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-                throw ConfigFileError(path: path, line: number, message: "'\(key)' is not a bare key (letters, digits, - and _)")
-            }
-            let value = try Self.value(line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces), path: path, line: number)
-            guard sections[section]?[key] == nil else {
-                throw ConfigFileError(path: path, line: number, message: "'\(key)' is set twice")
-            }
-            sections[section, default: [:]][key] = Entry(value: value, line: number)
         }
     }
 
@@ -61,79 +59,56 @@ public struct ConfigFile: Sendable, Equatable {
         sections[command]?[key] ?? sections[""]?[key]
     }
 
-    /// `#` starts a comment unless it is inside a string.
-    private static func strippingComment(_ line: String) -> String {
-        var quote: Character?
-        var escaped = false
-        for index in line.indices {
-            let character = line[index]
-            if let open = quote {
-                if escaped {
-                    escaped = false
-                } else if character == "\\" && open == "\"" {
-                    escaped = true
-                } else if character == open {
-                    quote = nil
-                }
-            } else if character == "\"" || character == "'" {
-                quote = character
-            } else if character == "#" {
-                return String(line[..<index])
-            }
-        }
-        return line
-    }
-
-    private static func value(_ text: String, path: String, line: Int) throws(ConfigFileError) -> String {
-        func fail(_ message: String) -> ConfigFileError { ConfigFileError(path: path, line: line, message: message) }
-        guard let first = text.first else { throw fail("missing value after =") }
-        switch first {
-        case "\"":
-            return try basicString(text, fail: fail)
-        case "'":
-            guard text.count >= 2, text.hasSuffix("'"), !text.dropFirst().dropLast().contains("'") else {
-                throw fail("unterminated literal string")
-            }
-            return String(text.dropFirst().dropLast())
-        case "[", "{":
-            throw fail("arrays and inline tables are not used by any Feedmill setting")
+    /// Strings as they are, numbers and booleans as they would be typed on the command line.
+    private static func text(_ value: any TOMLValueConvertible, key: String, path: String, line: Int) throws(ConfigFileError) -> String {
+        switch value.type {
+        case .string: return value.string ?? ""
+        case .int: return value.int.map(String.init) ?? ""
+        case .bool: return value.bool == true ? "true" : "false"
+        case .double:
+            let number = value.double ?? 0
+            return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
         default:
-            if text == "true" || text == "false" { return text }
-            let plain = text.replacingOccurrences(of: "_", with: "")
-            if Int(plain) != nil || (Double(plain) != nil && plain.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" })) {
-                return plain
-            }
-            throw fail("'\(text)' is not a TOML value: quote strings (\"…\"); numbers and true/false are bare")
+            throw ConfigFileError(
+                path: path, line: line, message: "'\(key)' is a TOML \(value.type); Feedmill settings are strings, numbers or true/false")
+        }
+    }
+}
+
+/// Where keys are written, for messages: TOMLKit gives positions for syntax errors only.
+private struct KeyLines {
+    /// Trimmed lines, with CRLF and CR treated as line ends like LF.
+    let lines: [Substring]
+
+    init(_ text: String) {
+        lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
+            $0.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
         }
     }
 
-    private static func basicString(_ text: String, fail: (String) -> ConfigFileError) throws(ConfigFileError) -> String {
-        var result = ""
-        var iterator = text.dropFirst().makeIterator()
-        while let character = iterator.next() {
-            switch character {
-            case "\"":
-                guard iterator.next() == nil else { throw fail("unexpected text after the closing quote") }
-                return result
-            case "\\":
-                switch iterator.next() {
-                case "\"": result.append("\"")
-                case "\\": result.append("\\")
-                case "n": result.append("\n")
-                case "t": result.append("\t")
-                case "u":
-                    var hex = ""
-                    for _ in 0..<4 { if let digit = iterator.next() { hex.append(digit) } }
-                    guard let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) else { throw fail("bad \\u escape") }
-                    result.unicodeScalars.append(scalar)
-                default:
-                    throw fail("unsupported escape in a string")
-                }
-            default:
-                result.append(character)
+    func line(ofSection name: String) -> Int {
+        (lines.firstIndex { Self.sectionName($0) == name }).map { $0 + 1 } ?? 0
+    }
+
+    /// The first line in `section` (top level: before any header) that assigns `key`, bare or quoted.
+    func line(of key: String, inSection section: String) -> Int {
+        var current = ""
+        for (index, line) in lines.enumerated() {
+            if let name = Self.sectionName(line) {
+                current = name
+                continue
+            }
+            guard current == section else { continue }
+            for written in [key, "\"\(key)\"", "'\(key)'"] where line.hasPrefix(written) {
+                if line.dropFirst(written.count).drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("=") { return index + 1 }
             }
         }
-        throw fail("unterminated string")
+        return 0
+    }
+
+    private static func sectionName(_ line: Substring) -> String? {
+        guard line.hasPrefix("["), !line.hasPrefix("[["), let close = line.firstIndex(of: "]") else { return nil }
+        return line[line.index(after: line.startIndex)..<close].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
     }
 }
 
@@ -143,5 +118,5 @@ public struct ConfigFileError: Error, Equatable, CustomStringConvertible, Sendab
     public var line: Int
     public var message: String
 
-    public var description: String { "\(path):\(line): \(message)" }
+    public var description: String { line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)" }
 }

@@ -67,7 +67,7 @@ public struct ResolvedSettings: Sendable {
                 for (key, entry) in entries where !known.contains(key) {
                     let suggestion = known.min { Self.distance($0, key) < Self.distance($1, key) }
                     throw SettingsError(
-                        message: "\(configFile.path):\(entry.line)\(section.isEmpty ? "" : " [\(section)]"): unknown setting '\(key)'"
+                        message: "\(configFile.path)\(entry.line > 0 ? ":\(entry.line)" : "")\(section.isEmpty ? "" : " [\(section)]"): unknown setting '\(key)'"
                             + (suggestion.map { Self.distance($0, key) <= 3 ? " (did you mean '\($0)'?)" : "" } ?? ""))
                 }
             }
@@ -200,12 +200,16 @@ public enum ConfigFileLocator {
         } else {
             chosen = (defaultName, .defaultValue, false)
         }
+        // A file that is there always counts: unreadable or not UTF-8 is an error, not "no file".
+        guard chosen.required || FileManager.default.fileExists(atPath: chosen.path) else { return (nil, .unset) }
         guard let data = FileManager.default.contents(atPath: chosen.path) else {
-            if chosen.required { throw SettingsError(message: "configuration file \(chosen.path) (from \(chosen.source)) cannot be read") }
-            return (nil, .unset)
+            throw SettingsError(message: "configuration file \(chosen.path) (from \(chosen.source)) cannot be read")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw SettingsError(message: "configuration file \(chosen.path) (from \(chosen.source)) is not UTF-8 text")
         }
         do {
-            return (try ConfigFile(path: chosen.path, text: String(decoding: data, as: UTF8.self)), chosen.source)
+            return (try ConfigFile(path: chosen.path, text: text), chosen.source)
         } catch {
             throw SettingsError(message: error.description)
         }
