@@ -2,8 +2,8 @@ import FeedBasics
 import Foundation
 import FeedStorage
 
-/// `index.html`: what a person reads — the newest entries, then every feed with its last
-/// successful update and its current error, if any.
+/// `index.html`: what a person reads — the newest entries, each with a short plain-text
+/// excerpt, then every feed with its last successful update and its current error, if any.
 enum IndexPage {
     static func document(_ entries: [AggregateEntry], feeds: [CatalogFeed], itemCounts: [Int64: Int], title: String) -> String {
         var html = """
@@ -21,6 +21,7 @@ enum IndexPage {
             .meta, .source { color: #666; font-size: 0.85rem; }
             ol.entries { list-style: none; padding: 0; }
             ol.entries li { margin: 0.9rem 0; }
+            .excerpt { margin: 0.15rem 0; color: #333; font-size: 0.92rem; }
             ol.entries a { font-weight: 600; color: #0b57d0; text-decoration: none; }
             table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
             th, td { text-align: left; padding: 0.4rem 0.5rem; border-bottom: 1px solid #eee; vertical-align: top; }
@@ -42,7 +43,9 @@ enum IndexPage {
             let date = (entry.undated ? "first seen " : "") + CivilDate.rfc3339(entry.published).prefix(10)
             let byline = [Markup.escape(entry.feedTitle), entry.author.map(Markup.escape), date]
                 .compactMap { $0 }.joined(separator: " · ")
-            html += "<li>\(link)<div class=\"source\">\(byline)</div></li>\n"
+            let excerpt = Excerpt.of(summaryHTML: entry.summary)
+            let excerptLine = excerpt.isEmpty ? "" : "<p class=\"excerpt\">\(Markup.escape(excerpt))</p>"
+            html += "<li>\(link)\(excerptLine)<div class=\"source\">\(byline)</div></li>\n"
         }
         html += """
             </ol>

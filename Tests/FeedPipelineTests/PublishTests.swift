@@ -246,6 +246,23 @@ struct PublishTests {
         #expect(xmllint.terminationStatus == 0)
     }
 
+    @Test func indexHTMLShowsAShortPlainTextExcerptUnderEachTitle() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 1, items: 0)
+        let long = "<p>" + (1...80).map { "word\($0)" }.joined(separator: " ") + "</p>"
+        try publish.write(1, [
+            entry("a", title: "Short", summary: "<p>Hello <b>bold</b> &amp; <a href=\"https://x.example/\">linked</a>.</p><p>Second &lt;para&gt;.</p>"),
+            entry("b", title: "Long", pubdate: 900, summary: long),
+            entry("c", title: "Empty", pubdate: 800, summary: ""),
+        ])
+        _ = try publish.publish()
+        let page = try String(contentsOfFile: publish.outPath + "/index.html", encoding: .utf8)
+        #expect(page.contains(#"<p class="excerpt">Hello bold &amp; linked. Second &lt;para&gt;.</p>"#))
+        let excerpt = try #require(page.split(separator: "\n").first { $0.contains("Long") && $0.contains("excerpt") })
+        #expect(excerpt.contains("word1 word2") && excerpt.contains("…") && !excerpt.contains("word80"))
+        #expect(page.components(separatedBy: #"class="excerpt""#).count == 3, "no empty excerpt for an empty summary")
+    }
+
     @Test func aReaderPollingDuringPublicationNeverSeesABrokenManifest() throws {
         let publish = try PublishHarness()
         try publish.seed(feeds: 4, items: 3)
