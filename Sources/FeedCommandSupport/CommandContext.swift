@@ -22,6 +22,12 @@ public struct CommandContext: Sendable {
         command: String, section: String, settings: [Setting], common: CommonOptions, given: [String: String],
         environment: [String: String] = ProcessInfo.processInfo.environment, console: Console = Console()
     ) throws -> CommandContext {
+        if common.printSettingsReference {
+            for setting in Setting.all where setting.inFile {
+                print([setting.key, setting.environment ?? "", setting.defaultValue ?? "", setting.summary].joined(separator: "\t"))
+            }
+            throw ExitCode.success
+        }
         let resolved: ResolvedSettings
         do {
             let located = try ConfigFileLocator.load(commandLine: common.config, environment: environment)

@@ -117,6 +117,6 @@ public enum ExitStatus {
         Exit status: 0 done; 1 some feeds failed (recorded, retried later with backoff); 64 usage \
         or configuration error; 70 fatal error (unreadable feed list, unusable data directory, \
         database error); 75 another run holds the data directory; 130 interrupted by SIGINT \
-        (Ctrl-C), 143 by SIGTERM (feeds in flight were aborted and are due next run).
+        (Ctrl-C); 143 interrupted by SIGTERM (feeds in flight were aborted and are due next run).
         """
 }

@@ -23,6 +23,10 @@ public struct CommonOptions: ParsableArguments {
     @Option(help: ArgumentHelp(Setting.now.summary + " (env SOURCE_DATE_EPOCH)", valueName: "unix-time"))
     public var now: Int64?
 
+    /// For `Scripts/generate-docs`: every setting as tab-separated lines, for feedmill.toml(5).
+    @Flag(help: .private)
+    public var printSettingsReference = false
+
     public init() {}
 
     public func validate() throws {

@@ -30,12 +30,12 @@ public struct Setting: Sendable, Hashable {
 /// Every setting, documented once; `--help`, `--print-config` and the README's table use these.
 extension Setting {
     public static let dataDirectory = Setting("data-dir", default: PipelineConfiguration().dataDirectory, "Directory holding all_feeds.sqlite and the feed_<id>.sqlite files.")
-    public static let concurrency = Setting("concurrency", default: String(PipelineConfiguration().concurrency), "Transfers in flight at most (1–256).")
+    public static let concurrency = Setting("concurrency", default: String(PipelineConfiguration().concurrency), "Transfers in flight at most (1-256).")
     public static let perHost = Setting("per-host", default: String(PipelineConfiguration().perHostLimit), "Transfers in flight to one host at most.")
     public static let timeout = Setting(
         "timeout", default: formatNumber(FetchConfiguration.default.totalTimeout), "Seconds one fetch may take, redirects included.")
     public static let maxSize = Setting(
-        "max-size", default: String(FetchConfiguration.default.maxBodyBytes >> 20), "Largest feed accepted, in MiB, after decompression (1–1024).")
+        "max-size", default: String(FetchConfiguration.default.maxBodyBytes >> 20), "Largest feed accepted, in MiB, after decompression (1-1024).")
     public static let contact = Setting(
         "contact", default: FetchConfiguration.defaultContactURL, "A URL where publishers can reach you, sent in the User-Agent.")
     public static let allowPrivateNetworks = Setting(
@@ -59,7 +59,7 @@ extension Setting {
     public static let publishDirectory = Setting(
         "out", environment: "FEEDMILL_PUBLISH_DIR", default: PublishConfiguration().outputDirectory, "The publish directory.")
     public static let deltas = Setting(
-        "deltas", default: String(PublishConfiguration().retainedVersions), "Earlier versions of each feed kept, each with a delta to the current one (0–50).")
+        "deltas", default: String(PublishConfiguration().retainedVersions), "Earlier versions of each feed kept, each with a delta to the current one (0-50).")
     public static let siteURL = Setting("site-url", default: nil, "The URL the publish directory is served at, for atom.xml's links (ends with /).")
     public static let title = Setting("title", default: PublishConfiguration().title, "Title of atom.xml and index.html.")
     public static let now = Setting(

@@ -20,7 +20,7 @@ function __rss-create_parse_tokens -S
     set -l unparsed_tokens (__rss-create_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-create'
-        __rss-create_parse_subcommand 0 'opml=' 'prune' 'rebuild-catalog' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'data-dir=' 'concurrency=' 'per-host=' 'deadline=' 'metrics-file=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'max-size=' 'record=' 'replay=' 'version' 'h/help'
+        __rss-create_parse_subcommand 0 'opml=' 'base=' 'prune' 'rebuild-catalog' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'data-dir=' 'concurrency=' 'per-host=' 'deadline=' 'metrics-file=' 'keep-items=' 'keep-days=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'proxy=' 'max-size=' 'record=' 'replay=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __rss-create_parse_subcommand -r 1 'version'
@@ -78,6 +78,7 @@ end
 
 complete -c 'rss-create' -f
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" opml' -l 'opml' -d 'The feed list: an OPML file path or http(s) URL. (default: feeds.opml; env FEEDMILL_OPML)' -rfka ''
+complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" base' -l 'base' -d 'Resolve relative xmlUrl values in the feed list against this http(s) URL.' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" prune' -l 'prune' -d 'Remove feeds that are no longer in the list (and their databases).'
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" rebuild-catalog' -l 'rebuild-catalog' -d 'Rebuild a lost catalog from the feed databases beside it.'
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" config' -l 'config' -d 'Configuration file (default: $FEEDMILL_CONFIG, else ./feedmill.toml when present).' -rfka ''
@@ -87,15 +88,18 @@ complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" v verbose' -l 'verbose' -s 'v' -d 'Log every feed, not only failures.'
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" now' -l 'now' -d 'Seconds since 1970 to use as the current time everywhere (reproducible runs); default: the system clock. (env SOURCE_DATE_EPOCH)' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" data-dir' -l 'data-dir' -d 'Directory holding all_feeds.sqlite and the feed_<id>.sqlite files. (default: ./data; env FEEDMILL_DATA_DIR)' -rfka ''
-complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" concurrency' -l 'concurrency' -d 'Transfers in flight at most (1–256). (default: 16; env FEEDMILL_CONCURRENCY)' -rfka ''
+complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" concurrency' -l 'concurrency' -d 'Transfers in flight at most (1-256). (default: 16; env FEEDMILL_CONCURRENCY)' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" per-host' -l 'per-host' -d 'Transfers in flight to one host at most. (default: 2; env FEEDMILL_PER_HOST)' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" deadline' -l 'deadline' -d 'Start no feed after this long (90s, 15m, 1h); feeds not started are left for the next run. (default: none; env FEEDMILL_DEADLINE)' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" metrics-file' -l 'metrics-file' -d 'Write Prometheus text-format metrics here (node_exporter\'s textfile collector), atomically. (default: none; env FEEDMILL_METRICS_FILE)' -rfka ''
+complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" keep-items' -l 'keep-items' -d 'Keep at most this many items per feed, newest first; items the feed still lists are always kept (default: all). (default: none; env FEEDMILL_KEEP_ITEMS)' -rfka ''
+complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" keep-days' -l 'keep-days' -d 'Keep items published within this many days; items the feed still lists are always kept (default: all). (default: none; env FEEDMILL_KEEP_DAYS)' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" allow-private-networks' -l 'allow-private-networks' -d 'Fetch from loopback, private and link-local addresses (refused by default, against server-side request forgery). (default: false; env FEEDMILL_ALLOW_PRIVATE_NETWORKS)'
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" no-allow-private-networks' -l 'no-allow-private-networks' -d 'Fetch from loopback, private and link-local addresses (refused by default, against server-side request forgery). (default: false; env FEEDMILL_ALLOW_PRIVATE_NETWORKS)'
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" contact' -l 'contact' -d 'A URL where publishers can reach you, sent in the User-Agent. (default: https://github.com/feedmill/feedmill; env FEEDMILL_CONTACT)' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" timeout' -l 'timeout' -d 'Seconds one fetch may take, redirects included. (default: 60; env FEEDMILL_TIMEOUT)' -rfka ''
-complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" max-size' -l 'max-size' -d 'Largest feed accepted, in MiB, after decompression (1–1024). (default: 16; env FEEDMILL_MAX_SIZE)' -rfka ''
+complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" proxy' -l 'proxy' -d 'Forward proxy for every fetch (http://host:port), or none; default: http_proxy, https_proxy, all_proxy and no_proxy from the environment. (default: none; env FEEDMILL_PROXY)' -rfka ''
+complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" max-size' -l 'max-size' -d 'Largest feed accepted, in MiB, after decompression (1-1024). (default: 16; env FEEDMILL_MAX_SIZE)' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" record' -l 'record' -d 'Fetch from the network and store every response (status, headers, body) in this directory, content-addressed.' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" replay' -l 'replay' -d 'Answer every fetch from a directory written by --record, with no network; a request never recorded fails.' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" version' -l 'version' -d 'Show the version.'

@@ -20,7 +20,7 @@ function __rss-inspect_parse_tokens -S
     set -l unparsed_tokens (__rss-inspect_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-inspect'
-        __rss-inspect_parse_subcommand 1 'base=' 'details' 'summary' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'max-size=' 'record=' 'replay=' 'version' 'h/help'
+        __rss-inspect_parse_subcommand 1 'base=' 'details' 'summary' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'proxy=' 'max-size=' 'record=' 'replay=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __rss-inspect_parse_subcommand -r 1 'version'
@@ -90,7 +90,8 @@ complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_o
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" no-allow-private-networks' -l 'no-allow-private-networks' -d 'Fetch from loopback, private and link-local addresses (refused by default, against server-side request forgery). (default: false; env FEEDMILL_ALLOW_PRIVATE_NETWORKS)'
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" contact' -l 'contact' -d 'A URL where publishers can reach you, sent in the User-Agent. (default: https://github.com/feedmill/feedmill; env FEEDMILL_CONTACT)' -rfka ''
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" timeout' -l 'timeout' -d 'Seconds one fetch may take, redirects included. (default: 60; env FEEDMILL_TIMEOUT)' -rfka ''
-complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" max-size' -l 'max-size' -d 'Largest feed accepted, in MiB, after decompression (1–1024). (default: 16; env FEEDMILL_MAX_SIZE)' -rfka ''
+complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" proxy' -l 'proxy' -d 'Forward proxy for every fetch (http://host:port), or none; default: http_proxy, https_proxy, all_proxy and no_proxy from the environment. (default: none; env FEEDMILL_PROXY)' -rfka ''
+complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" max-size' -l 'max-size' -d 'Largest feed accepted, in MiB, after decompression (1-1024). (default: 16; env FEEDMILL_MAX_SIZE)' -rfka ''
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" record' -l 'record' -d 'Fetch from the network and store every response (status, headers, body) in this directory, content-addressed.' -rfka ''
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" replay' -l 'replay' -d 'Answer every fetch from a directory written by --record, with no network; a request never recorded fails.' -rfka ''
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" version' -l 'version' -d 'Show the version.'
