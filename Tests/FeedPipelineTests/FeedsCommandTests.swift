@@ -47,21 +47,29 @@ struct FeedsCommandTests {
     }
 
     @Test func removeDeletesTheFeedsRowsAndItsOwnDatabaseButNeverAFileStampedForAnotherFeed() throws {
-        let run = try BinaryRun(feeds: 3)
+        let run = try BinaryRun(feeds: 4)
         #expect(try run.createAll().status == 0)
         // feed_3.sqlite replaced by a copy of feed 1's database: not feed 3's to delete.
         try FileManager.default.removeItem(atPath: run.data + "/feed_3.sqlite")
         try FileManager.default.copyItem(atPath: run.data + "/feed_1.sqlite", toPath: run.data + "/feed_3.sqlite")
-        let removed = try feeds.runCapturing(["remove", "2", "3", "--data-dir", run.data])
+        // feed_4.sqlite replaced by a link to an operator's file: neither is Feedmill's to delete.
+        let mine = run.root.url.path + "/operator-notes.txt"
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: mine))
+        try FileManager.default.removeItem(atPath: run.data + "/feed_4.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: run.data + "/feed_4.sqlite", withDestinationPath: mine)
+        let removed = try feeds.runCapturing(["remove", "2", "3", "4", "--data-dir", run.data])
         #expect(removed.status == 1)
         #expect(removed.stderr.contains("feed 3's database not removed") && removed.stderr.contains("belongs to feed 1"), "\(removed.stderr)")
+        #expect(removed.stderr.contains("feed 4's database not removed"))
         #expect(!FileManager.default.fileExists(atPath: run.data + "/feed_2.sqlite"))
         #expect(FileManager.default.fileExists(atPath: run.data + "/feed_3.sqlite"))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: run.data + "/feed_4.sqlite")) == mine)
+        #expect(FileManager.default.contents(atPath: mine) == Data("notes".utf8))
         #expect(try sqlite(run.data + "/all_feeds.sqlite", "SELECT feedid FROM feeds") == [["1"]])
         let unknown = try feeds.runCapturing(["remove", "2", "--data-dir", run.data])
         #expect(unknown.status == 64)
         // The freed ids are never given again.
-        #expect(try feeds.runCapturing(["add", run.server.baseURL + "/feed/1.xml", "--data-dir", run.data]).stdout.contains("added feed 4"))
+        #expect(try feeds.runCapturing(["add", run.server.baseURL + "/feed/1.xml", "--data-dir", run.data]).stdout.contains("added feed 5"))
     }
 
     @Test func exportedOPMLImportsToTheSameFeedsAndCategories() throws {
