@@ -100,6 +100,18 @@ struct OutputTests {
         #expect(after.contains("feedmill_last_run_exit_code{command=\"rss-update\"} 143\n"))
     }
 
+    /// Workers report in the order they finish, not the order they counted.
+    @Test func theProgressBarNeverGoesBackwards() {
+        let captured = CapturedOutput()
+        let bar = ProgressBar(console: Console(isTerminal: true) { captured.append($0) }, enabled: true)
+        let feed = FeedReport(feedID: 1, url: "https://example.org/f", outcome: .unchanged)
+        for done in [1, 3, 2, 4] { bar.update(feed, done: done, total: 10) }
+        let counts = captured.lines.joined().components(separatedBy: "\r").compactMap { draw in
+            draw.split(separator: " ").first { $0.contains("/10") }.flatMap { Int($0.split(separator: "/")[0]) }
+        }
+        #expect(counts == [1, 3, 3, 4])
+    }
+
     @Test func theProgressBarShowsDoneFailedRateAndTimeLeft() {
         #expect(ProgressBar.render(done: 250, total: 1000, failed: 3, elapsed: 10, width: 8) == "[##······] 250/1000  3 failed  25.0 feeds/s  ~30 s left")
     }
