@@ -124,7 +124,10 @@ public struct PublishRun: Sendable {
             }
         }
         next.catalog = try publishCatalog(previous: previous.catalog, report: &report)
-        let changed = report.filesWritten > 0 || next.feeds.map(\.feedID) != previous.feeds.map(\.feedID)
+        // A manifest that does not yet own every stable name (one written before stable names
+        // existed) is rewritten, so the next run knows the names are the publisher's.
+        let unowned = !Set(StableNames.names(of: next)).isSubset(of: previous.stableFiles ?? [])
+        let changed = report.filesWritten > 0 || next.feeds.map(\.feedID) != previous.feeds.map(\.feedID) || unowned
         if changed || previous.atom == nil {
             try writeAggregates(feeds: feeds, manifest: &next, report: &report)
             next.generation = previous.generation + 1

@@ -65,6 +65,21 @@ struct StableNameTests {
         #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/manifest.json"))
     }
 
+    /// A publish directory written before stable names existed: its manifest has no
+    /// `stable_files`. The first run adds the names and records them, so later runs own them.
+    @Test func aPublicationFromBeforeStableNamesGainsThemAndKeepsWorking() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 2, items: 1)
+        _ = try publish.publish()
+        var manifest = try publish.manifest()
+        for name in manifest.stableFiles ?? [] { try FileManager.default.removeItem(atPath: publish.outPath + "/" + name) }
+        manifest.stableFiles = nil
+        try JSONEncoder().encode(manifest).write(to: URL(fileURLWithPath: publish.outPath + "/manifest.json"))
+        _ = try publish.publish()
+        #expect(try publish.manifest().stableFiles == ["all_feeds.sqlite", "feed_1.sqlite", "feed_2.sqlite"])
+        #expect(try publish.publish().unchanged)
+    }
+
     @Test func aLostLinkIsRestoredByTheNextRunEvenWhenNothingChanged() throws {
         let publish = try PublishHarness()
         try publish.seed(feeds: 2, items: 1)
