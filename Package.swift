@@ -3,7 +3,7 @@ import PackageDescription
 
 // The module graph is the architecture; dependencies point one way (→ reads "depends on"):
 //
-//   FeedBasics          leaf: ASCII bytes and trimming, markup escaping, civil dates, SHA-256, durable file writes
+//   FeedBasics          → CCrypto (libcrypto)    ASCII bytes and trimming, markup escaping, civil dates, SHA-256, durable file writes
 //   FeedModel           → FeedBasics                                   what a feed and an entry are
 //   FeedDates           → FeedBasics                                   every date format feeds use
 //   FeedParsing         → FeedModel, FeedDates, FeedBasics, CLibXML2    bytes → ParsedFeed (and OPML)
@@ -29,6 +29,7 @@ let package = Package(
         .executable(name: "rss-publish", targets: ["rss-publish"]),
         .executable(name: "rss-inspect", targets: ["rss-inspect"]),
         .executable(name: "rss-feeds", targets: ["rss-feeds"]),
+        .library(name: "FeedBasics", targets: ["FeedBasics"]),
         .library(name: "FeedModel", targets: ["FeedModel"]),
         .library(name: "FeedParsing", targets: ["FeedParsing"]),
         .library(name: "FeedNormalization", targets: ["FeedNormalization"]),
@@ -47,7 +48,8 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMalloc"),
-        .target(name: "FeedBasics"),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "FeedBasics", dependencies: ["CCrypto"]),
         .target(name: "FeedModel", dependencies: ["FeedBasics"]),
         .target(name: "FeedDates", dependencies: ["FeedBasics"]),
         .target(name: "FeedParsing", dependencies: ["FeedModel", "FeedDates", "FeedBasics", "CLibXML2"]),

@@ -11,6 +11,7 @@ let package = Package(
     targets: [
         .executableTarget(name: "feed-parse-bench", dependencies: [feedmill("FeedModel"), feedmill("FeedParsing"), feedmill("FeedNormalization")]),
         .executableTarget(name: "feed-fetch-bench", dependencies: [feedmill("FeedFetching")]),
+        .executableTarget(name: "feed-hash-bench", dependencies: [feedmill("FeedBasics")]),
         .executableTarget(
             name: "feed-store-bench",
             dependencies: [feedmill("FeedModel"), feedmill("FeedParsing"), feedmill("FeedNormalization"), feedmill("FeedStorage")]
