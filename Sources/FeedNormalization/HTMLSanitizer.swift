@@ -129,8 +129,13 @@ public struct HTMLSanitizer: Sendable {
     }
 
     private func safeURL(_ value: String, allowMail: Bool) -> String? {
-        let compact = String(value.unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F })
-        if allowMail, compact.lowercased().hasPrefix("mailto:") { return compact }
+        // White space and control characters are dropped (`java\tscript:` is `javascript:`);
+        // they are single UTF-8 bytes, so the bytes are filtered, and only when there are any.
+        let dropped = { (byte: UInt8) in byte <= 0x20 || byte == 0x7F }
+        let compact = value.utf8.contains(where: dropped) ? String(decoding: value.utf8.filter { !dropped($0) }, as: UTF8.self) : value
+        if allowMail, compact.utf8.count >= 7, compact.utf8.prefix(7).map({ $0 | 0x20 }).elementsEqual("mailto:".utf8.map { $0 | 0x20 }) {
+            return compact
+        }
         guard let resolved = URLResolver.resolve(compact, against: baseURL), URLResolver.isWebURL(resolved) else {
             return nil
         }

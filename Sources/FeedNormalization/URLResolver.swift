@@ -8,6 +8,9 @@ public enum URLResolver {
     /// `reference` made absolute against `base`; `nil` when neither makes it absolute.
     public static func resolve(_ reference: String, against base: String?) -> String? {
         let cleaned = clean(reference)
+        // Most links in feeds are already absolute and clean: returned as they are, without
+        // taking them apart and putting them back together (the same string either way).
+        if isCanonicalAbsolute(cleaned) { return cleaned }
         let target = URIComponents(cleaned)
         if target.scheme != nil { return target.withDotSegmentsRemoved().string }
         guard let base, let baseComponents = Optional(URIComponents(clean(base))), baseComponents.scheme != nil else {
@@ -50,16 +53,74 @@ public enum URLResolver {
     /// Whether `url` is an absolute `http`/`https` URL with a host: the only kind Feedmill
     /// stores as a permalink or serves to clients.
     public static func isWebURL(_ url: String) -> Bool {
-        let components = URIComponents(url)
-        guard let scheme = components.scheme, scheme == "http" || scheme == "https" else { return false }
-        guard let authority = components.authority else { return false }
-        let host = authority.split(separator: "@").last.map(String.init) ?? authority
-        guard !host.isEmpty, !host.hasPrefix(":") else { return false }
+        var url = url
+        return url.withUTF8(isWebURL)
+    }
+
+    /// Read on the UTF-8 bytes in one pass, with no allocation: every link of every entry is
+    /// checked, and splitting the URL into strings first was a tenth of normalisation.
+    private static func isWebURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // `http:` or `https:`, in any case, then `//`.
+        func lower(_ byte: UInt8) -> UInt8 { byte | (byte.isASCIIAlpha ? 0x20 : 0) }
+        guard bytes.count >= 7, lower(bytes[0]) == UInt8(ascii: "h"), lower(bytes[1]) == UInt8(ascii: "t"),
+            lower(bytes[2]) == UInt8(ascii: "t"), lower(bytes[3]) == UInt8(ascii: "p")
+        else { return false }
+        var index = lower(bytes[4]) == UInt8(ascii: "s") ? 5 : 4
+        guard index + 3 <= bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
+            bytes[index + 2] == UInt8(ascii: "/")
+        else { return false }
+        index += 3
+        // The authority runs to the path, query or fragment; the host follows its last
+        // non-empty `@`-separated part (empty parts skipped, as splitting skips them).
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "#") {
+            end += 1
+        }
+        var host = index..<end
+        var partEnd = end
+        for position in stride(from: end - 1, through: index - 1, by: -1) where position < index || bytes[position] == UInt8(ascii: "@") {
+            if partEnd > position + 1 {
+                host = position + 1..<partEnd
+                break
+            }
+            partEnd = position
+        }
+        guard !host.isEmpty, bytes[host.lowerBound] != UInt8(ascii: ":") else { return false }
         // An IP literal is `[…]` first; anywhere else a bracket, a space or a control
         // character means the URL is malformed (`http://example.c[o.test/`).
-        if host.hasPrefix("["), !host.contains("]") { return false }
-        let name = host.hasPrefix("[") ? String(host.drop { $0 != "]" }.dropFirst()) : host
-        return !name.unicodeScalars.contains { $0 == "[" || $0 == "]" || $0 == " " || $0.value < 0x20 || $0 == "\\" }
+        var name = host
+        if bytes[host.lowerBound] == UInt8(ascii: "[") {
+            guard let close = host.first(where: { bytes[$0] == UInt8(ascii: "]") }) else { return false }
+            name = close + 1..<host.upperBound
+        }
+        return !name.contains { position in
+            let byte = bytes[position]
+            return byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: " ") || byte < 0x20
+                || byte == UInt8(ascii: "\\")
+        }
+    }
+
+    /// A lower-case scheme and nothing dot-segment removal could change: no `/.` anywhere and
+    /// no `.` right after the scheme. What `URIComponents(text).withDotSegmentsRemoved().string`
+    /// would give back unchanged.
+    static func isCanonicalAbsolute(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let first = bytes.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { return false }
+            var index = 1
+            while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
+                let byte = bytes[index]
+                let schemeByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= 0x30 && byte <= 0x39)
+                    || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                guard schemeByte else { return false }
+                index += 1
+            }
+            guard index < bytes.count, index + 1 == bytes.count || bytes[index + 1] != UInt8(ascii: ".") else { return false }
+            for position in index..<bytes.count - 1 where bytes[position] == UInt8(ascii: "/") && bytes[position + 1] == UInt8(ascii: ".") {
+                return false
+            }
+            return true
+        }
     }
 
     private static func merge(base: URIComponents, path: String) -> String {

@@ -41,9 +41,28 @@ struct URLResolverTests {
     @Test("only http and https with a host are web URLs", arguments: [
         ("http://e.com/", true), ("https://e.com", true), ("HTTP://e.com/", true), ("ftp://e.com/", false),
         ("javascript:alert(1)", false), ("mailto:a@b", false), ("http:///x", false), ("tag:e.com,2004:1", false),
-        ("/relative", false),
+        ("/relative", false), ("hTTpS://e.com:8443/a?b#c", true), ("https://user:pw@e.com/", true), ("http://e.com?x", true),
+        ("http://e.com#x", true), ("http://:80/", false), ("http://[::1]:80/", true), ("http://[::1/", false),
+        ("http://e.c[o.test/", false), ("http://e.com\\x/", false), ("http://e .com/", false), ("http://e\u{1}.com/", false),
+        ("http://a@@b/", true), ("http://user@/", true), ("http?x://e.com/", false), ("https:e.com", false), ("http:/e.com", false),
+        ("https://", false), ("https://?q", false), ("http://é.example/", true), ("httpx://e.com/", false), ("http", false),
     ])
     func webURLs(url: String, expected: Bool) {
         #expect(URLResolver.isWebURL(url) == expected)
+    }
+
+    /// The fast path returns a URL as it is only when taking it apart and putting it back
+    /// together would give the same string.
+    @Test func theCanonicalFastPathAgreesWithTheFullResolution() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["http", "HTTP", "https", "mailto", "a+b", ":", "//", "/", ".", "..", "./", "/./", "/../", "?", "#", "e.com", "x", "%2E", "@", "[::1]", "é", ""]
+        var checked = 0
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 1...8, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            guard URLResolver.isCanonicalAbsolute(text) else { continue }
+            checked += 1
+            #expect(URIComponents(text).withDotSegmentsRemoved().string == text, "\(text)")
+        }
+        #expect(checked > 100)
     }
 }
