@@ -16,10 +16,15 @@ import FeedModel
 /// The output is deterministic: the same input always gives the same bytes.
 public struct HTMLSanitizer: Sendable {
     /// Base for relative URLs; `nil` drops relative URLs, which cannot be made absolute.
-    public var baseURL: String?
+    public var baseURL: String? {
+        didSet { base = URLResolver.Base(baseURL) }
+    }
+    /// `baseURL` taken apart once for all the entry's links.
+    private var base: URLResolver.Base?
 
     public init(baseURL: String?) {
         self.baseURL = baseURL
+        base = URLResolver.Base(baseURL)
     }
 
     public func sanitize(_ text: FeedText) -> String {
@@ -136,7 +141,7 @@ public struct HTMLSanitizer: Sendable {
         if allowMail, compact.utf8.count >= 7, compact.utf8.prefix(7).map({ $0 | 0x20 }).elementsEqual("mailto:".utf8.map { $0 | 0x20 }) {
             return compact
         }
-        guard let resolved = URLResolver.resolve(compact, against: baseURL), URLResolver.isWebURL(resolved) else {
+        guard let resolved = URLResolver.resolve(compact, againstParsed: base), URLResolver.isWebURL(resolved) else {
             return nil
         }
         return resolved

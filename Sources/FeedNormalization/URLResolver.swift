@@ -5,17 +5,39 @@ import FeedModel
 /// `URL`, whose Linux behaviour with spaces, IRIs and odd bases varies between releases:
 /// stored permalinks must not change when the toolchain does.
 public enum URLResolver {
+    /// A base URL taken apart once, for resolving many references against it (every link in
+    /// an entry's HTML): parsing the base again for each link was a third of resolving.
+    public struct Base: Sendable {
+        let components: URIComponents
+
+        /// `nil` when `base` is missing or not absolute: relative references then stay unresolved.
+        public init?(_ base: String?) {
+            guard let base else { return nil }
+            let components = URIComponents(URLResolver.clean(base))
+            guard components.scheme != nil else { return nil }
+            self.components = components
+        }
+    }
+
     /// `reference` made absolute against `base`; `nil` when neither makes it absolute.
     public static func resolve(_ reference: String, against base: String?) -> String? {
         let cleaned = clean(reference)
+        if isCanonicalAbsolute(cleaned) { return cleaned }
+        return resolve(cleaned: cleaned, against: Base(base))
+    }
+
+    /// The same, against a base parsed once.
+    public static func resolve(_ reference: String, againstParsed base: Base?) -> String? {
+        resolve(cleaned: clean(reference), against: base)
+    }
+
+    private static func resolve(cleaned: String, against base: Base?) -> String? {
         // Most links in feeds are already absolute and clean: returned as they are, without
         // taking them apart and putting them back together (the same string either way).
         if isCanonicalAbsolute(cleaned) { return cleaned }
         let target = URIComponents(cleaned)
         if target.scheme != nil { return target.withDotSegmentsRemoved().string }
-        guard let base, let baseComponents = Optional(URIComponents(clean(base))), baseComponents.scheme != nil else {
-            return nil
-        }
+        guard let baseComponents = base?.components else { return nil }
         var result = URIComponents()
         result.scheme = baseComponents.scheme
         if target.authority != nil {
