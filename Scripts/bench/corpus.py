@@ -90,20 +90,27 @@ def rss10(rng, n, entries, size):
 
 
 def main():
-    out, count, port = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-    rng = random.Random(int(sys.argv[4]) if len(sys.argv) > 4 else 2024)
+    # --small: only small feeds (10-30 entries of 150-1,200 bytes), for capacity runs over
+    # tens of thousands of feeds; --hosts N spreads them over N host names (default 50).
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    small = "--small" in sys.argv
+    hosts = int(sys.argv[sys.argv.index("--hosts") + 1]) if "--hosts" in sys.argv else 50
+    if "--hosts" in sys.argv:
+        args.remove(str(hosts))
+    out, count, port = Path(args[0]), int(args[1]), int(args[2])
+    rng = random.Random(int(args[3]) if len(args) > 3 else 2024)
     out.mkdir(parents=True, exist_ok=True)
     corpus, outlines = [], []
     for n in range(1, count + 1):
         kind = rng.choices(["rss20", "atom", "rss10"], weights=[60, 25, 15])[0]
-        entries = rng.randrange(10, 101)
-        large = n % 300 == 150
+        entries = rng.randrange(10, 31) if small else rng.randrange(10, 101)
+        large = n % 300 == 150 and not small
         # Markup adds ~6% to the body text: aim below the 5–20 MB range's top.
-        per_entry = (rng.randrange(5, 19) * 1_000_000 // entries) if large else rng.choice([150, 400, 1200, 3000, 6000])
+        per_entry = (rng.randrange(5, 19) * 1_000_000 // entries) if large else rng.choice([150, 400, 1200] if small else [150, 400, 1200, 3000, 6000])
         text = {"rss20": rss20, "atom": atom, "rss10": rss10}[kind](rng, n, entries, per_entry)
         latin1 = n % 20 == 7
         data = text.replace("{enc}", "ISO-8859-1" if latin1 else "UTF-8").encode("iso-8859-1" if latin1 else "utf-8")
-        host = f"h{(n - 1) % 50 + 1:02d}"
+        host = f"h{(n - 1) % hosts + 1:02d}"
         path = out / host / f"feed{n:05d}.{'rdf' if kind == 'rss10' else 'xml'}"
         path.parent.mkdir(exist_ok=True)
         path.write_bytes(data)
