@@ -236,21 +236,22 @@ public final class Catalog: @unchecked Sendable {
 
     static func save(_ feed: CatalogFeed, db: Database) throws {
         let id = feed.feedID
-        try db.execute(sql: "UPDATE feeds SET url = ? WHERE feedid = ? AND url IS NOT ?", arguments: [feed.url, id, feed.url])
+        // Cached statements: every feed of every run is saved through here.
+        try db.cachedStatement(sql: "UPDATE feeds SET url = ? WHERE feedid = ? AND url IS NOT ?").execute(arguments: [feed.url, id, feed.url])
         // The client tables' rows get rowid = feedid where it is free, not the next rowid: workers
         // save feeds in the order they finish, and rowids taken in that order would make two
         // runs over the same answers differ byte for byte.
         if let title = feed.title {
-            try db.execute(
+            try db.cachedStatement(
                 sql: "INSERT INTO about (rowid, feedid, title) VALUES (\(rowid("about")), ?1, ?2) "
-                    + "ON CONFLICT(feedid) DO UPDATE SET title = excluded.title WHERE title IS NOT excluded.title",
-                arguments: [id, title])
+                    + "ON CONFLICT(feedid) DO UPDATE SET title = excluded.title WHERE title IS NOT excluded.title"
+            ).execute(arguments: [id, title])
         }
         if let lastUpdate = feed.lastUpdate {
-            try db.execute(
+            try db.cachedStatement(
                 sql: "INSERT INTO last_update (rowid, feedid, when_unix_time) VALUES (\(rowid("last_update")), ?1, ?2) "
-                    + "ON CONFLICT(feedid) DO UPDATE SET when_unix_time = excluded.when_unix_time",
-                arguments: [id, lastUpdate])
+                    + "ON CONFLICT(feedid) DO UPDATE SET when_unix_time = excluded.when_unix_time"
+            ).execute(arguments: [id, lastUpdate])
         }
         try FetchStateRecord(feed).insert(db, onConflict: .replace)
     }

@@ -90,7 +90,7 @@ public final class FeedDatabase {
                 let sequence = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(change_seq), 0) + 1 FROM items") ?? 1
                 for row in current.inserts { try row.insert(db, changeSequence: sequence) }
                 for row in current.updates { try row.update(db, changeSequence: sequence) }
-                for id in current.removals { try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id]) }
+                for id in current.removals { try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?").execute(arguments: [id]) }
                 return current.summary
             }
         }

@@ -65,6 +65,8 @@ struct StorageTests {
             "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('items') ORDER BY cid",
             "SELECT name, \"unique\" FROM pragma_index_list('items') ORDER BY name",
             "SELECT identifier FROM grdb_migrations ORDER BY identifier",
+            // The statement SQLite keeps: the same text whichever way the table was made.
+            "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name",
         ] {
             let expected = try sqlite(stepwise, query)
             #expect(!expected.isEmpty)
