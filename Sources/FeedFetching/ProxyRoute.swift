@@ -22,22 +22,25 @@ public struct ProxyRoute: Sendable, Equatable {
 
     /// The proxies the environment names, as libcurl would read them.
     public static func fromEnvironment(_ environment: [String: String]) -> ProxyRoute {
-        func value(_ names: String...) -> String? {
-            names.lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
-        }
-        let all = value("all_proxy", "ALL_PROXY")
+        let all = value(environment, "all_proxy", "ALL_PROXY")
         return ProxyRoute(
-            httpProxy: value("http_proxy") ?? all, httpsProxy: value("https_proxy", "HTTPS_PROXY") ?? all,
-            noProxy: parseNoProxy(value("no_proxy", "NO_PROXY")))
+            httpProxy: value(environment, "http_proxy") ?? all, httpsProxy: value(environment, "https_proxy", "HTTPS_PROXY") ?? all,
+            noProxy: noProxy(environment))
     }
 
     /// One proxy for both schemes (`--proxy`), still skipping the `no_proxy` hosts.
     public static func explicit(_ proxy: String, environment: [String: String]) -> ProxyRoute {
-        ProxyRoute(httpProxy: proxy, httpsProxy: proxy, noProxy: parseNoProxy(environment["no_proxy"] ?? environment["NO_PROXY"]))
+        ProxyRoute(httpProxy: proxy, httpsProxy: proxy, noProxy: noProxy(environment))
     }
 
-    static func parseNoProxy(_ text: String?) -> [String] {
-        (text ?? "").split(separator: ",").map { $0.trimmingASCIIWhitespace().lowercased() }.filter { !$0.isEmpty }
+    /// The first of `names` set to something non-empty.
+    private static func value(_ environment: [String: String], _ names: String...) -> String? {
+        names.lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+    }
+
+    private static func noProxy(_ environment: [String: String]) -> [String] {
+        (value(environment, "no_proxy", "NO_PROXY") ?? "").split(separator: ",")
+            .map { $0.trimmingASCIIWhitespace().lowercased() }.filter { !$0.isEmpty }
     }
 
     /// The proxy for `url`, or `nil` to connect directly.

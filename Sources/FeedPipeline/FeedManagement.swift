@@ -98,20 +98,24 @@ public enum FeedManagement {
         return (removed, FeedRemoval.removeDatabase(of: removed, configuration: configuration))
     }
 
-    /// Sets the feed's own retention (a `nil` limit: the run's).
-    public static func setRetention(_ retention: Retention, of feedID: Int64, catalog: Catalog) throws(PipelineError) -> CatalogFeed {
+    /// Changes the feed's own retention (a `nil` limit: the run's) and saves it.
+    public static func updateRetention(
+        of feedID: Int64, catalog: Catalog, _ update: (inout Retention) -> Void
+    ) throws(PipelineError) -> CatalogFeed {
+        let found: CatalogFeed?
         do {
-            guard var feed = try catalog.feed(id: feedID) else { throw PipelineError.unknownFeeds([feedID]) }
-            feed.state.retention = retention
-            try catalog.save(feed)
-            return feed
-        } catch let error as PipelineError {
-            throw error
-        } catch let error as StorageError {
-            throw .storage(error)
+            found = try catalog.feed(id: feedID)
         } catch {
-            throw .storage(StorageError(path: catalog.path, message: "\(error)"))
+            throw .storage(error)
         }
+        guard var feed = found else { throw .unknownFeeds([feedID]) }
+        update(&feed.state.retention)
+        do {
+            try catalog.save(feed)
+        } catch {
+            throw .storage(error)
+        }
+        return feed
     }
 
     /// The catalog as OPML 2.0: categories as nested outlines (in order of first appearance),

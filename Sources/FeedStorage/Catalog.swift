@@ -124,7 +124,7 @@ public final class Catalog: @unchecked Sendable {
                 var reported: Set<String> = []
                 let existing = try Row.fetchAll(db, sql: Self.selectFeeds).map(Self.feed)
                 var byKey = Dictionary(existing.map { (FeedURLKey.key($0.url), $0) }, uniquingKeysWith: { first, _ in first })
-                var nextID = max(try Self.highWater(db), existing.map(\.feedID).max() ?? 0, onDisk) + 1
+                var nextID = try Self.firstFreeID(db, existing: existing, onDisk: onDisk)
                 for outline in outlines {
                     let key = FeedURLKey.key(outline.url)
                     guard seen.insert(key).inserted else {
@@ -139,26 +139,17 @@ public final class Catalog: @unchecked Sendable {
                         try Self.save(feed, db: db)
                         result.kept += 1
                     } else {
-                        try db.execute(sql: "INSERT INTO feeds (feedid, url) VALUES (?, ?)", arguments: [nextID, outline.url])
-                        var feed = CatalogFeed(feedID: nextID, url: outline.url)
+                        let feed = try Self.insertNew(outline, id: nextID, inOPML: true, db: db)
                         nextID += 1
-                        feed.state.originURL = outline.url
-                        feed.state.category = outline.category
-                        feed.state.opmlTitle = outline.title
-                        feed.state.siteLink = outline.siteLink
-                        try Self.save(feed, db: db)
                         byKey[key] = feed
                         result.added.append(feed)
                     }
                 }
-                try db.execute(
-                    sql: "UPDATE feedmill_catalog SET value = MAX(value, ?) WHERE key = 'feedid_high_water'", arguments: [nextID - 1])
+                try Self.raiseHighWater(db, to: nextID - 1)
                 for feed in existing where !seen.contains(FeedURLKey.key(feed.url)) {
                     result.missing.append(feed)
                     if prune {
-                        for table in ["feeds", "about", "last_update", "fetch_state"] {
-                            try db.execute(sql: "DELETE FROM \(table) WHERE feedid = ?", arguments: [feed.feedID])
-                        }
+                        try Self.deleteRows(of: feed.feedID, db: db)
                     } else {
                         var kept = feed
                         kept.state.inOPML = false
@@ -183,16 +174,9 @@ public final class Catalog: @unchecked Sendable {
                         db, sql: "SELECT EXISTS (SELECT 1 FROM feeds WHERE feedid = ? OR url = ?)",
                         arguments: [identity.feedID, identity.originURL]) ?? true
                     guard !taken else { continue }
-                    try db.execute(sql: "INSERT INTO feeds (feedid, url) VALUES (?, ?)", arguments: [identity.feedID, identity.originURL])
-                    var feed = CatalogFeed(feedID: identity.feedID, url: identity.originURL)
-                    feed.state.originURL = identity.originURL
-                    feed.state.inOPML = false
-                    try Self.save(feed, db: db)
-                    adopted.append(feed)
+                    adopted.append(try Self.insertNew(CatalogOutline(url: identity.originURL), id: identity.feedID, inOPML: false, db: db))
                 }
-                try db.execute(
-                    sql: "UPDATE feedmill_catalog SET value = MAX(value, ?) WHERE key = 'feedid_high_water'",
-                    arguments: [identities.map(\.feedID).max() ?? 0])
+                try Self.raiseHighWater(db, to: identities.map(\.feedID).max() ?? 0)
                 return adopted
             }
         }
@@ -223,6 +207,37 @@ public final class Catalog: @unchecked Sendable {
 
     static func highWater(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT value FROM feedmill_catalog WHERE key = 'feedid_high_water'") ?? 0
+    }
+
+    /// Records that feedids up to `id` have been given.
+    static func raiseHighWater(_ db: Database, to id: Int64) throws {
+        try db.execute(sql: "UPDATE feedmill_catalog SET value = MAX(value, ?) WHERE key = 'feedid_high_water'", arguments: [id])
+    }
+
+    /// The feedid the next new feed gets: above every feedid ever given, every listed feed and
+    /// every feed database file beside the catalog (`onDisk`), so no feed inherits another's file.
+    static func firstFreeID(_ db: Database, existing: [CatalogFeed], onDisk: Int64) throws -> Int64 {
+        max(try highWater(db), existing.map(\.feedID).max() ?? 0, onDisk) + 1
+    }
+
+    /// Lists a new feed under `id`, stamped-to-be with the URL it is first listed under.
+    static func insertNew(_ outline: CatalogOutline, id: Int64, inOPML: Bool, db: Database) throws -> CatalogFeed {
+        try db.execute(sql: "INSERT INTO feeds (feedid, url) VALUES (?, ?)", arguments: [id, outline.url])
+        var feed = CatalogFeed(feedID: id, url: outline.url)
+        feed.state.originURL = outline.url
+        feed.state.category = outline.category
+        feed.state.opmlTitle = outline.title
+        feed.state.siteLink = outline.siteLink
+        feed.state.inOPML = inOPML
+        try save(feed, db: db)
+        return feed
+    }
+
+    /// Removes a feed's rows from every catalog table.
+    static func deleteRows(of feedID: Int64, db: Database) throws {
+        for table in ["feeds", "about", "last_update", "fetch_state"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE feedid = ?", arguments: [feedID])
+        }
     }
 
     public func integrityCheck() throws(StorageError) -> String {

@@ -14,16 +14,9 @@ extension Catalog {
                 let key = FeedURLKey.key(outline.url)
                 let existing = try Row.fetchAll(db, sql: Self.selectFeeds).map(Self.feed)
                 if let known = existing.first(where: { FeedURLKey.key($0.url) == key }) { return (known, false) }
-                let id = max(try Self.highWater(db), existing.map(\.feedID).max() ?? 0, onDisk) + 1
-                try db.execute(sql: "INSERT INTO feeds (feedid, url) VALUES (?, ?)", arguments: [id, outline.url])
-                var feed = CatalogFeed(feedID: id, url: outline.url)
-                feed.state.originURL = outline.url
-                feed.state.category = outline.category
-                feed.state.opmlTitle = outline.title
-                feed.state.siteLink = outline.siteLink
-                feed.state.inOPML = false
-                try Self.save(feed, db: db)
-                try db.execute(sql: "UPDATE feedmill_catalog SET value = MAX(value, ?) WHERE key = 'feedid_high_water'", arguments: [id])
+                let id = try Self.firstFreeID(db, existing: existing, onDisk: onDisk)
+                let feed = try Self.insertNew(outline, id: id, inOPML: false, db: db)
+                try Self.raiseHighWater(db, to: id)
                 return (feed, true)
             }
         }
@@ -36,9 +29,7 @@ extension Catalog {
             try queue.write { db -> CatalogFeed? in
                 guard let feed = try Row.fetchOne(db, sql: Self.selectFeeds + " WHERE feeds.feedid = ?", arguments: [feedID]).map(Self.feed)
                 else { return nil }
-                for table in ["feeds", "about", "last_update", "fetch_state"] {
-                    try db.execute(sql: "DELETE FROM \(table) WHERE feedid = ?", arguments: [feedID])
-                }
+                try Self.deleteRows(of: feedID, db: db)
                 return feed
             }
         }

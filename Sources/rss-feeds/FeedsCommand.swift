@@ -161,14 +161,11 @@ extension FeedsCommand {
             try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
                 let (catalog, lock) = try CatalogAccess.openForUpdate(configuration)
                 defer { withExtendedLifetime(lock) {} }
-                var retention = Retention.keepEverything
-                if !runDefaults {
-                    guard let current = try? catalog.feed(id: feedID) else { throw .unknownFeeds([feedID]) }
-                    retention = current.state.retention
+                let feed = try FeedManagement.updateRetention(of: feedID, catalog: catalog) { retention in
+                    if runDefaults { retention = .keepEverything }
                     if let keepItems { retention.keepItems = keepItems }
                     if let keepDays { retention.keepDays = keepDays }
                 }
-                let feed = try FeedManagement.setRetention(retention, of: feedID, catalog: catalog)
                 context.summary("rss-feeds: feed \(feed.feedID) keeps \(FeedTable.describe(feed.state.retention)) from its next update\n")
                 return CommandResult(report: nil, exitCode: ExitStatus.success)
             }
