@@ -28,7 +28,11 @@ extension Substring {
 
 extension String {
     /// Without leading and trailing ASCII white space (space, tab, CR, LF, form feed).
-    @inlinable public func trimmingASCIIWhitespace() -> String { self[...].trimmingASCIIWhitespace() }
+    @inlinable public func trimmingASCIIWhitespace() -> String {
+        // Most values have nothing to trim: seen from both ends' bytes, without a copy.
+        if let first = utf8.first, let last = utf8.last, !first.isASCIIWhitespace, !last.isASCIIWhitespace { return self }
+        return self[...].trimmingASCIIWhitespace()
+    }
 
     /// Without leading and trailing characters from `characters` (ASCII ones, such as `" \t\"'"`).
     @inlinable public func trimmingASCII(_ characters: String) -> String { self[...].trimmingASCII(characters) }

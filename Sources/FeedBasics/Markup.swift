@@ -50,7 +50,14 @@ public enum Markup {
         while more(index) {
             // A run of bytes that need no escaping, appended at once.
             var runEnd = index
-            while more(runEnd), !needsEscape(text[runEnd], attribute: attribute, lineBreaks: lineBreaks) { runEnd += 1 }
+            if let count {
+                runEnd = ByteScan.firstIndex(
+                    in: text, from: index, to: count,
+                    wordMayMatch: { mayNeedEscape($0, attribute: attribute, lineBreaks: lineBreaks) },
+                    byteMatches: { needsEscape($0, attribute: attribute, lineBreaks: lineBreaks) }) ?? count
+            } else {
+                while more(runEnd), !needsEscape(text[runEnd], attribute: attribute, lineBreaks: lineBreaks) { runEnd += 1 }
+            }
             if runEnd != index {
                 output.append(contentsOf: UnsafeBufferPointer(start: text + index, count: runEnd - index))
                 index = runEnd
@@ -71,6 +78,13 @@ public enum Markup {
     public static func appendEscaped(_ text: String, to output: inout [UInt8], attribute: Bool = false, lineBreaks: Bool = false) {
         var copy = text
         copy.withUTF8 { appendEscaped($0, to: &output, attribute: attribute, lineBreaks: lineBreaks) }
+    }
+
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64, attribute: Bool, lineBreaks: Bool) -> Bool {
+        ByteScan.word(word, contains: UInt8(ascii: "&")) || ByteScan.word(word, contains: UInt8(ascii: "<"))
+            || ByteScan.word(word, contains: UInt8(ascii: ">")) || attribute && ByteScan.word(word, contains: UInt8(ascii: "\""))
+            || lineBreaks && ByteScan.word(word, hasByteBelow: 0x0E)
     }
 
     @inline(__always)

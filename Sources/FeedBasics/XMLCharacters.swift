@@ -29,13 +29,19 @@ public enum XMLCharacters {
     }
 
     private static func containsForbidden(_ utf8: [UInt8]) -> Bool {
-        var index = 0
-        while index < utf8.count {
-            let byte = utf8[index]
-            if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { return true }
-            if byte == 0xEF, index + 2 < utf8.count, utf8[index + 1] == 0xBF, utf8[index + 2] >= 0xBE { return true }
-            index += 1
+        utf8.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            var start = 0
+            while let index = ByteScan.firstIndex(
+                in: base, from: start, to: buffer.count,
+                wordMayMatch: { ByteScan.word($0, hasByteBelow: 0x20) || ByteScan.word($0, contains: 0xEF) },
+                byteMatches: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0xEF })
+            {
+                if base[index] != 0xEF { return true }
+                if index + 2 < buffer.count, base[index + 1] == 0xBF, base[index + 2] >= 0xBE { return true }
+                start = index + 1
+            }
+            return false
         }
-        return false
     }
 }

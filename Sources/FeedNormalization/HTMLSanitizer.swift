@@ -1,13 +1,14 @@
-import CLibXML2
 import FeedBasics
 import FeedModel
 
 /// Makes an entry's HTML safe for a client to display, and absolute.
 ///
-/// The fragment is parsed by libxml2's HTML parser and written back from an allowlist:
+/// The fragment is read by ``HTMLTokenizer`` and written back from an allowlist, by
+/// ``SanitizedHTMLWriter``, which also closes what the input left open:
 /// - Removed with their content: `script`, `style`, `iframe`, `frame(set)`, `object`,
 ///   `embed`, `applet`, `form` controls, `noscript`, `template`, `svg`, `math`, document-level
-///   elements (`head`, `title`, `meta`, `link`, `base`), and comments.
+///   elements (`title`, `meta`, `link`, `base`), and comments. (`head` is unwrapped: what it
+///   holds is removed by these rules, and an unclosed `<head>` must not swallow the entry.)
 /// - Unknown elements are unwrapped: their text stays, their tag goes.
 /// - Attributes: only an allowlist (no `on*` event handlers, no `style`, `class` or `id`).
 /// - URLs in `href`, `src`, `cite`, `poster` and `srcset` are resolved against the entry's
@@ -47,90 +48,30 @@ public struct HTMLSanitizer: Sendable {
         guard trimmed.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">") }) else {
             return String(decoding: trimmed, as: UTF8.self)
         }
-        return HTMLFragment.withParsed(utf8: trimmed) { wrapper -> String in
-            var output: [UInt8] = []
-            output.reserveCapacity(trimmed.count)
-            writeChildren(of: wrapper, to: &output)
-            return String(decoding: output[...].trimmingASCIIWhitespace(), as: UTF8.self)
-        }
+        var writer = SanitizedHTMLWriter(sanitizer: self, capacity: trimmed.count)
+        trimmed.withUnsafeBufferPointer { HTMLTokenizer.tokenize($0, into: &writer) }
+        writer.closeAll()
+        return String(decoding: writer.output[...].trimmingASCIIWhitespace(), as: UTF8.self)
     }
 
-    private static let removedWithContent: Set<String> = [
-        "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "noscript", "noframes",
-        "template", "svg", "math", "form", "input", "button", "select", "textarea", "option", "head", "title", "meta",
-        "link", "base",
-    ]
-
-    private static let allowedElements: Set<String> = [
-        "a", "abbr", "acronym", "address", "article", "aside", "audio", "b", "bdi", "bdo", "big", "blockquote", "br",
-        "caption", "center", "cite", "code", "col", "colgroup", "dd", "del", "details", "dfn", "div", "dl", "dt", "em",
-        "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "i", "img", "ins", "kbd",
-        "li", "mark", "ol", "p", "picture", "pre", "q", "rp", "rt", "ruby", "s", "samp", "section", "small", "source",
-        "span", "strike", "strong", "sub", "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr",
-        "tt", "u", "ul", "var", "video", "wbr",
-    ]
-
-    private static let voidElements: Set<String> = ["br", "col", "hr", "img", "source", "wbr"]
-
-    private static let allowedAttributes: Set<String> = [
-        "href", "src", "srcset", "alt", "title", "width", "height", "colspan", "rowspan", "cite", "datetime", "lang",
-        "dir", "poster", "controls", "start", "reversed", "abbr", "scope", "type", "loop", "muted", "align", "valign",
-    ]
-
-    private static let urlAttributes: Set<String> = ["href", "src", "cite", "poster"]
-
-    private func writeChildren(of node: xmlNodePtr?, to output: inout [UInt8]) {
-        var child = node?.pointee.children
-        while let current = child {
-            switch current.pointee.type {
-            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                if let content = current.pointee.content { Markup.appendEscaped(UnsafePointer(content), to: &output) }
-            case XML_ELEMENT_NODE:
-                writeElement(current, to: &output)
-            default:
-                break
-            }
-            child = current.pointee.next
-        }
-    }
-
-    private func writeElement(_ node: xmlNodePtr, to output: inout [UInt8]) {
-        let name = HTMLFragment.nodeName(node)
-        if Self.removedWithContent.contains(name) { return }
-        guard Self.allowedElements.contains(name) else {
-            writeChildren(of: node, to: &output)
-            return
-        }
-        var attributes: [(String, String)] = []
-        if node.pointee.properties != nil {
-            for (attribute, value) in HTMLFragment.attributes(node) where Self.allowedAttributes.contains(attribute) {
-                if Self.urlAttributes.contains(attribute) {
-                    guard let url = safeURL(value, allowMail: attribute == "href") else { continue }
-                    attributes.append((attribute, url))
-                } else if attribute == "srcset" {
-                    guard let srcset = safeSrcset(value) else { continue }
-                    attributes.append((attribute, srcset))
-                } else {
-                    attributes.append((attribute, value))
-                }
+    /// The attributes of a kept element as they are written: URLs resolved and checked,
+    /// unsafe ones dropped. `nil` for an `img` left without a source, which is dropped.
+    func keptAttributes(of element: HTMLElement, _ attributes: [HTMLAttribute]) -> [HTMLAttribute]? {
+        var kept: [HTMLAttribute] = []
+        kept.reserveCapacity(attributes.count)
+        for attribute in attributes {
+            if attribute.name.holdsURL {
+                guard let url = safeURL(attribute.value, allowMail: attribute.name == .href) else { continue }
+                kept.append(HTMLAttribute(name: attribute.name, value: url))
+            } else if attribute.name == .srcset {
+                guard let srcset = safeSrcset(attribute.value) else { continue }
+                kept.append(HTMLAttribute(name: .srcset, value: srcset))
+            } else {
+                kept.append(attribute)
             }
         }
-        if name == "img", !attributes.contains(where: { $0.0 == "src" }) { return }
-        output.append(UInt8(ascii: "<"))
-        output.append(contentsOf: name.utf8)
-        for (attribute, value) in attributes {
-            output.append(UInt8(ascii: " "))
-            output.append(contentsOf: attribute.utf8)
-            output.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
-            Markup.appendEscaped(value, to: &output, attribute: true)
-            output.append(UInt8(ascii: "\""))
-        }
-        output.append(UInt8(ascii: ">"))
-        if Self.voidElements.contains(name) { return }
-        writeChildren(of: node, to: &output)
-        output.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
-        output.append(contentsOf: name.utf8)
-        output.append(UInt8(ascii: ">"))
+        if element == .img, !kept.contains(where: { $0.name == .src }) { return nil }
+        return kept
     }
 
     private func safeURL(_ value: String, allowMail: Bool) -> String? {

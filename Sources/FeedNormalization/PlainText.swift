@@ -24,12 +24,10 @@ public enum PlainText {
         guard html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else {
             return collapseWhitespace(html)
         }
-        let source = keepingUnknownTags ? escapingUnknownTags(Array(html.utf8)) : Array(html.utf8)
-        let text = HTMLFragment.withParsed(utf8: source[...]) { wrapper -> String in
-            var collected: [UInt8] = []
-            appendText(of: wrapper, to: &collected)
-            return String(decoding: collected, as: UTF8.self)
-        }
+        var source = keepingUnknownTags ? escapingUnknownTags(Array(html.utf8)) : Array(html.utf8)
+        var reader = TextReader()
+        source.withUnsafeMutableBufferPointer { HTMLTokenizer.tokenize(UnsafeBufferPointer($0), into: &reader) }
+        let text = String(decoding: reader.output, as: UTF8.self)
         return collapseWhitespace(text)
     }
 
@@ -65,38 +63,6 @@ public enum PlainText {
         (name.map { $0 | 0x20 } + [0]).withUnsafeBufferPointer { htmlTagLookup($0.baseAddress) != nil }
     }
 
-    private static let blockElements: Set<String> = [
-        "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th", "blockquote", "pre",
-        "hr", "table", "section", "article",
-    ]
-
-    private static func strlenBytes(_ pointer: UnsafePointer<UInt8>) -> Int {
-        var count = 0
-        while pointer[count] != 0 { count += 1 }
-        return count
-    }
-
-    private static func appendText(of node: xmlNodePtr?, to output: inout [UInt8]) {
-        var child = node?.pointee.children
-        while let current = child {
-            switch current.pointee.type {
-            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                if let content = current.pointee.content { output.append(contentsOf: UnsafeBufferPointer(start: UnsafePointer(content), count: strlenBytes(UnsafePointer(content)))) }
-            case XML_ELEMENT_NODE:
-                let name = HTMLFragment.nodeName(current)
-                if name != "script", name != "style" {
-                    let block = blockElements.contains(name)
-                    if block { output.append(0x20) }
-                    appendText(of: current, to: &output)
-                    if block { output.append(0x20) }
-                }
-            default:
-                break
-            }
-            child = current.pointee.next
-        }
-    }
-
     /// Runs of white space (ASCII white space and U+00A0 no-break space) become one space;
     /// the ends are trimmed. Works on UTF-8 bytes.
     public static func collapseWhitespace(_ text: String) -> String {
@@ -130,5 +96,35 @@ public enum PlainText {
         }
         if previousWasC2 { output.append(0xC2) }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The text of a tokenized fragment: the content of `script`, `style` and the other
+    /// raw-text elements is left out, and block elements read as a space.
+    private struct TextReader: HTMLTokenSink {
+        var output: [UInt8] = []
+        private var skipping: HTMLElement?
+
+        var wantsAttributes: Bool { false }
+
+        mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) {
+            if skipping == nil { output.append(contentsOf: utf8) }
+        }
+
+        mutating func startTag(_ element: HTMLElement, attributes: [HTMLAttribute], selfClosing: Bool) {
+            guard skipping == nil else { return }
+            if element.content == .rawText, element != .xmp, !selfClosing {
+                skipping = element
+            } else if element.isBlock {
+                output.append(0x20)
+            }
+        }
+
+        mutating func endTag(_ element: HTMLElement) {
+            if let skipped = skipping {
+                if element == skipped { skipping = nil }
+            } else if element.isBlock {
+                output.append(0x20)
+            }
+        }
     }
 }

@@ -9,13 +9,16 @@ public enum URLResolver {
     /// an entry's HTML): parsing the base again for each link was a third of resolving.
     public struct Base: Sendable {
         let components: URIComponents
+        /// `scheme://authority`, what a path like `/notes/1` (most relative links) is appended to.
+        let origin: String?
 
         /// `nil` when `base` is missing or not absolute: relative references then stay unresolved.
         public init?(_ base: String?) {
             guard let base else { return nil }
             let components = URIComponents(URLResolver.clean(base))
-            guard components.scheme != nil else { return nil }
+            guard let scheme = components.scheme else { return nil }
             self.components = components
+            origin = components.authority.map { scheme + "://" + $0 }
         }
     }
 
@@ -35,6 +38,7 @@ public enum URLResolver {
         // Most links in feeds are already absolute and clean: returned as they are, without
         // taking them apart and putting them back together (the same string either way).
         if isCanonicalAbsolute(cleaned) { return cleaned }
+        if let origin = base?.origin, isPlainAbsolutePath(cleaned) { return origin + cleaned }
         let target = URIComponents(cleaned)
         if target.scheme != nil { return target.withDotSegmentsRemoved().string }
         guard let baseComponents = base?.components else { return nil }
@@ -145,6 +149,19 @@ public enum URLResolver {
         }
     }
 
+    /// `/path?query#fragment` with nothing dot-segment removal could change (no `/.`): the
+    /// general resolution would keep it exactly, after the base's scheme and authority.
+    static func isPlainAbsolutePath(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.first == UInt8(ascii: "/"), bytes.count == 1 || bytes[1] != UInt8(ascii: "/") else { return false }
+            for position in 0..<bytes.count - 1 where bytes[position] == UInt8(ascii: "/") && bytes[position + 1] == UInt8(ascii: ".") {
+                return false
+            }
+            return true
+        }
+    }
+
     private static func merge(base: URIComponents, path: String) -> String {
         if base.authority != nil, base.path.isEmpty { return "/" + path }
         guard let slash = base.path.lastIndex(of: "/") else { return path }
@@ -190,8 +207,8 @@ public enum URLResolver {
     /// Trims white space and percent-encodes the characters that may never appear in a URI
     /// (spaces, controls, `"<>\^`{|}`). Non-ASCII characters are left for the client (IRIs).
     static func clean(_ reference: String) -> String {
-        let trimmed = reference.trimmingASCIIWhitespace()
-        guard trimmed.utf8.contains(where: needsEncoding) else { return trimmed }
+        var trimmed = reference.trimmingASCIIWhitespace()
+        guard trimmed.withUTF8({ $0.contains(where: needsEncoding) }) else { return trimmed }
         var bytes: [UInt8] = []
         for byte in trimmed.utf8 {
             if needsEncoding(byte) {
@@ -240,7 +257,9 @@ struct URIComponents {
         }
         var start = 0
         if let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")), Self.isScheme(bytes[..<colon]) {
-            scheme = slice(0..<colon).lowercased()
+            let name = bytes[..<colon]
+            scheme = name.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+                ? String(decoding: name.map { $0 | 0x20 }, as: UTF8.self) : slice(0..<colon)
             start = colon + 1
         }
         if end - start >= 2, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
@@ -264,13 +283,29 @@ struct URIComponents {
         return copy
     }
 
+    /// Built in one buffer of the right size: every relative link of every entry is resolved.
     var string: String {
         var result = ""
-        if let scheme { result += scheme + ":" }
-        if let authority { result += "//" + authority }
-        result += path
-        if let query { result += "?" + query }
-        if let fragment { result += "#" + fragment }
+        result.reserveCapacity(
+            (scheme?.utf8.count ?? 0) + (authority?.utf8.count ?? 0) + path.utf8.count + (query?.utf8.count ?? 0)
+                + (fragment?.utf8.count ?? 0) + 5)
+        if let scheme {
+            result.append(scheme)
+            result.append(":")
+        }
+        if let authority {
+            result.append("//")
+            result.append(authority)
+        }
+        result.append(path)
+        if let query {
+            result.append("?")
+            result.append(query)
+        }
+        if let fragment {
+            result.append("#")
+            result.append(fragment)
+        }
         return result
     }
 }

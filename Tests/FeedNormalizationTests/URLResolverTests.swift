@@ -65,4 +65,26 @@ struct URLResolverTests {
         }
         #expect(checked > 100)
     }
+
+    /// The fast path for `/path` references gives what RFC 3986 §5.2.2 does for them.
+    @Test func thePlainAbsolutePathFastPathAgreesWithTheFullResolution() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["/", "//", ".", "..", "./", "/./", "/../", "?", "#", "x", "a:b", "%2E", "@", "é", ""]
+        let base = try #require(URLResolver.Base("https://e.com:8080/dir/page?q#f"))
+        var checked = 0
+        for _ in 0..<20_000 {
+            let text = "/" + (0..<Int.random(in: 0...7, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            guard URLResolver.isPlainAbsolutePath(text) else { continue }
+            checked += 1
+            let target = URIComponents(text)
+            var expected = URIComponents()
+            expected.scheme = base.components.scheme
+            expected.authority = base.components.authority
+            expected.path = URLResolver.removeDotSegments(target.path)
+            expected.query = target.query
+            expected.fragment = target.fragment
+            #expect(URLResolver.resolve(text, againstParsed: base) == expected.string, "\(text)")
+        }
+        #expect(checked > 100)
+    }
 }

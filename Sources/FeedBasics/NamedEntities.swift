@@ -1,10 +1,11 @@
 import CLibXML2
 
 /// XML's five predefined entities and HTML 4's named character references, taken from
-/// libxml2's own HTML table so that Feedmill and libxml2 agree on every name.
-enum NamedEntities {
+/// libxml2's own HTML table: one table for the XML parser's lexical repair and the HTML
+/// tokenizer, so a name means the same in a feed's XML and in an entry's HTML.
+public enum NamedEntities {
     /// The scalar a name stands for, or `nil` for a name neither XML nor HTML defines.
-    static func scalar(for name: UnsafeBufferPointer<UInt8>) -> UInt32? {
+    public static func scalar(for name: UnsafeBufferPointer<UInt8>) -> UInt32? {
         guard name.count <= 8 else { return nil }
         let packed = key(name)
         // XML's own five first: most documents use nothing else, and never build the HTML table.

@@ -1,0 +1,35 @@
+/// An attribute the sanitiser may keep, with its value's character references decoded.
+/// Attributes with any other name are skipped by the tokenizer without being decoded.
+struct HTMLAttribute {
+    var name: HTMLAttributeName
+    var value: String
+}
+
+/// The attributes that survive sanitising: no `on*` handlers, no `style`, `class` or `id`.
+enum HTMLAttributeName: String, CaseIterable, Sendable {
+    case href, src, srcset, alt, title, width, height, colspan, rowspan, cite, datetime, lang, dir, poster, controls
+    case start, reversed, abbr, scope, type, loop, muted, align, valign
+
+    /// Attributes holding one URL, resolved and checked before they are kept.
+    var holdsURL: Bool {
+        switch self {
+        case .href, .src, .cite, .poster: return true
+        default: return false
+        }
+    }
+
+    /// The attribute named by `name` (any case), or `nil` for one the sanitiser drops.
+    static func named(_ name: UnsafeBufferPointer<UInt8>) -> HTMLAttributeName? {
+        guard let key = HTMLNameKey(name) else { return nil }
+        return byName[key]
+    }
+
+    private static let byName: [HTMLNameKey: HTMLAttributeName] = {
+        var table: [HTMLNameKey: HTMLAttributeName] = [:]
+        for attribute in allCases {
+            var name = Array(attribute.rawValue.utf8)
+            name.withUnsafeMutableBufferPointer { table[HTMLNameKey(UnsafeBufferPointer($0))!] = attribute }
+        }
+        return table
+    }()
+}

@@ -1,0 +1,142 @@
+import FeedBasics
+
+/// Writes the sanitiser's output from ``HTMLTokenizer``'s tokens: kept elements with their
+/// checked attributes, escaped text, nothing else. It keeps the open kept elements on a
+/// stack, so every element it opens it closes, in order, whatever the input did:
+/// - a start tag closes what browsers close for it (`<p>` an open `p`, `<li>` an open `li`
+///   in the same list, `<td>` an open cell in the same row, `<a>` an open `a`);
+/// - an end tag closes its element and everything opened after it, unless that would close
+///   an element of a higher rank (``HTMLElement/endTagRank``); one that matches nothing open
+///   is dropped;
+/// - a self-closed element (`<div/>`, common from XHTML writers) is written empty;
+/// - past ``maximumDepth`` open elements, further ones are unwrapped.
+struct SanitizedHTMLWriter: HTMLTokenSink {
+    static let maximumDepth = 256
+
+    private let sanitizer: HTMLSanitizer
+    private(set) var output: [UInt8] = []
+    private var open: [HTMLElement] = []
+    /// The removed element whose content is being skipped, and how many of the same name
+    /// are nested inside it.
+    private var skipping: HTMLElement?
+    private var skippedNesting = 0
+
+    init(sanitizer: HTMLSanitizer, capacity: Int) {
+        self.sanitizer = sanitizer
+        output.reserveCapacity(capacity)
+    }
+
+    var wantsAttributes: Bool { skipping == nil }
+
+    mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard skipping == nil else { return }
+        Markup.appendEscaped(utf8, to: &output)
+    }
+
+    mutating func startTag(_ element: HTMLElement, attributes: [HTMLAttribute], selfClosing: Bool) {
+        if let skipped = skipping {
+            if element == skipped, !selfClosing { skippedNesting += 1 }
+            return
+        }
+        switch element.role {
+        case .removedWithContent:
+            if !element.isVoid, !selfClosing {
+                skipping = element
+                skippedNesting = 0
+            }
+        case .unwrapped:
+            return
+        case .kept:
+            guard open.count < Self.maximumDepth else { return }
+            closeImplied(by: element)
+            guard let kept = sanitizer.keptAttributes(of: element, attributes) else { return }
+            writeStartTag(element, kept)
+            if element.isVoid { return }
+            if selfClosing {
+                writeEndTag(element)
+            } else {
+                open.append(element)
+            }
+        }
+    }
+
+    mutating func endTag(_ element: HTMLElement) {
+        if let skipped = skipping {
+            guard element == skipped else { return }
+            if skippedNesting == 0 { skipping = nil } else { skippedNesting -= 1 }
+            return
+        }
+        guard element.role == .kept, !element.isVoid else { return }
+        for position in open.indices.reversed() {
+            if open[position] == element {
+                close(downTo: position)
+                return
+            }
+            if open[position].endTagRank > element.endTagRank { return }
+        }
+    }
+
+    /// Closes everything still open, at the end of the input.
+    mutating func closeAll() {
+        if !open.isEmpty { close(downTo: 0) }
+    }
+
+    // MARK: Implied closes
+
+    private static let tableBoundaries: [HTMLElement] = [.table, .td, .th, .caption]
+
+    private mutating func closeImplied(by element: HTMLElement) {
+        if element.closesParagraph { closeOpen([.p], within: Self.tableBoundaries) }
+        switch element {
+        case .li: closeOpen([.li], within: [.ul, .ol] + Self.tableBoundaries)
+        case .dd, .dt: closeOpen([.dd, .dt], within: [.dl] + Self.tableBoundaries)
+        case .tr: closeOpen([.tr], within: [.table, .thead, .tbody, .tfoot])
+        case .td, .th: closeOpen([.td, .th], within: [.tr, .table])
+        case .thead, .tbody, .tfoot: closeOpen([.thead, .tbody, .tfoot], within: [.table])
+        case .a: closeOpen([.a], within: Self.tableBoundaries)
+        case .h1, .h2, .h3, .h4, .h5, .h6: if open.last?.isHeading == true { close(downTo: open.count - 1) }
+        default: break
+        }
+    }
+
+    /// Closes the innermost open element among `targets`, if one is open inside the
+    /// innermost of `boundaries`.
+    private mutating func closeOpen(_ targets: [HTMLElement], within boundaries: [HTMLElement]) {
+        for position in open.indices.reversed() {
+            if targets.contains(open[position]) {
+                close(downTo: position)
+                return
+            }
+            if boundaries.contains(open[position]) { return }
+        }
+    }
+
+    private mutating func close(downTo position: Int) {
+        while open.count > position {
+            writeEndTag(open.removeLast())
+        }
+    }
+
+    // MARK: Writing
+
+    private mutating func writeStartTag(_ element: HTMLElement, _ attributes: [HTMLAttribute]) {
+        output.append(UInt8(ascii: "<"))
+        output.append(contentsOf: element.rawValue.utf8)
+        for attribute in attributes {
+            output.append(UInt8(ascii: " "))
+            output.append(contentsOf: attribute.name.rawValue.utf8)
+            output.append(UInt8(ascii: "="))
+            output.append(UInt8(ascii: "\""))
+            Markup.appendEscaped(attribute.value, to: &output, attribute: true)
+            output.append(UInt8(ascii: "\""))
+        }
+        output.append(UInt8(ascii: ">"))
+    }
+
+    private mutating func writeEndTag(_ element: HTMLElement) {
+        output.append(UInt8(ascii: "<"))
+        output.append(UInt8(ascii: "/"))
+        output.append(contentsOf: element.rawValue.utf8)
+        output.append(UInt8(ascii: ">"))
+    }
+}
