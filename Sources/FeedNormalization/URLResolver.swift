@@ -23,21 +23,23 @@ public enum URLResolver {
     }
 
     /// `reference` made absolute against `base`; `nil` when neither makes it absolute.
+    /// Most links in feeds are already absolute and clean: they are returned as they are,
+    /// without parsing the base or taking them apart (the same string either way).
     public static func resolve(_ reference: String, against base: String?) -> String? {
         let cleaned = clean(reference)
         if isCanonicalAbsolute(cleaned) { return cleaned }
-        return resolve(cleaned: cleaned, against: Base(base))
+        return resolve(notCanonical: cleaned, against: Base(base))
     }
 
     /// The same, against a base parsed once.
     public static func resolve(_ reference: String, againstParsed base: Base?) -> String? {
-        resolve(cleaned: clean(reference), against: base)
+        let cleaned = clean(reference)
+        if isCanonicalAbsolute(cleaned) { return cleaned }
+        return resolve(notCanonical: cleaned, against: base)
     }
 
-    private static func resolve(cleaned: String, against base: Base?) -> String? {
-        // Most links in feeds are already absolute and clean: returned as they are, without
-        // taking them apart and putting them back together (the same string either way).
-        if isCanonicalAbsolute(cleaned) { return cleaned }
+    /// RFC 3986 §5.2.2 for a cleaned reference ``isCanonicalAbsolute(_:)`` has turned down.
+    private static func resolve(notCanonical cleaned: String, against base: Base?) -> String? {
         if let origin = base?.origin, isPlainAbsolutePath(cleaned) { return origin + cleaned }
         let target = URIComponents(cleaned)
         if target.scheme != nil { return target.withDotSegmentsRemoved().string }
@@ -142,10 +144,7 @@ public enum URLResolver {
                 index += 1
             }
             guard index < bytes.count, index + 1 == bytes.count || bytes[index + 1] != UInt8(ascii: ".") else { return false }
-            for position in index..<bytes.count - 1 where bytes[position] == UInt8(ascii: "/") && bytes[position + 1] == UInt8(ascii: ".") {
-                return false
-            }
-            return true
+            return !containsSlashDot(bytes, from: index)
         }
     }
 
@@ -155,11 +154,19 @@ public enum URLResolver {
         var text = text
         return text.withUTF8 { bytes in
             guard bytes.first == UInt8(ascii: "/"), bytes.count == 1 || bytes[1] != UInt8(ascii: "/") else { return false }
-            for position in 0..<bytes.count - 1 where bytes[position] == UInt8(ascii: "/") && bytes[position + 1] == UInt8(ascii: ".") {
-                return false
-            }
-            return true
+            return !containsSlashDot(bytes, from: 0)
         }
+    }
+
+    /// Whether `/.` occurs at or after `start`: where a dot segment could begin, so where
+    /// dot-segment removal might change a path.
+    private static func containsSlashDot(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        var position = start
+        while position + 1 < bytes.count {
+            if bytes[position] == UInt8(ascii: "/"), bytes[position + 1] == UInt8(ascii: ".") { return true }
+            position += 1
+        }
+        return false
     }
 
     private static func merge(base: URIComponents, path: String) -> String {

@@ -24,12 +24,5 @@ enum HTMLAttributeName: String, CaseIterable, Sendable {
         return byName[key]
     }
 
-    private static let byName: [HTMLNameKey: HTMLAttributeName] = {
-        var table: [HTMLNameKey: HTMLAttributeName] = [:]
-        for attribute in allCases {
-            var name = Array(attribute.rawValue.utf8)
-            name.withUnsafeMutableBufferPointer { table[HTMLNameKey(UnsafeBufferPointer($0))!] = attribute }
-        }
-        return table
-    }()
+    private static let byName = HTMLNameKey.table(allCases)
 }

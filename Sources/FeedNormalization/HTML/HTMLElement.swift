@@ -111,14 +111,7 @@ enum HTMLElement: String, CaseIterable, Sendable {
         return byName[key] ?? .unknown
     }
 
-    private static let byName: [HTMLNameKey: HTMLElement] = {
-        var table: [HTMLNameKey: HTMLElement] = [:]
-        for element in allCases where element != .unknown {
-            var name = Array(element.rawValue.utf8)
-            name.withUnsafeMutableBufferPointer { table[HTMLNameKey(UnsafeBufferPointer($0))!] = element }
-        }
-        return table
-    }()
+    private static let byName = HTMLNameKey.table(allCases.filter { $0 != .unknown })
 }
 
 /// An ASCII name of up to 15 bytes, lowercased and packed into two integers: a hash key
@@ -134,5 +127,15 @@ struct HTMLNameKey: Hashable {
             if index < 8 { high = high << 8 | UInt64(lowered) } else { low = low << 8 | UInt64(lowered) }
         }
         low |= UInt64(name.count) << 56
+    }
+
+    /// `names` looked up by their raw values, for ``HTMLElement`` and ``HTMLAttributeName``.
+    static func table<Name: RawRepresentable<String>>(_ names: [Name]) -> [HTMLNameKey: Name] {
+        var table: [HTMLNameKey: Name] = [:]
+        for name in names {
+            let bytes = Array(name.rawValue.utf8)
+            bytes.withUnsafeBufferPointer { table[HTMLNameKey($0)!] = name }
+        }
+        return table
     }
 }

@@ -253,21 +253,23 @@ struct HTMLTokenizer {
     /// characters are dropped either way. Text that needs neither goes out without a copy.
     private mutating func emitText<Sink: HTMLTokenSink>(_ range: Range<Int>, decoding: Bool, to sink: inout Sink) {
         guard !range.isEmpty else { return }
-        if let first = firstSpecial(in: range, decoding: decoding) {
-            scratch.removeAll(keepingCapacity: true)
-            scratch.append(contentsOf: slice(range.lowerBound..<first))
-            decode(first..<range.upperBound, references: decoding, into: &scratch)
-            scratch.withUnsafeBufferPointer { sink.text($0) }
-        } else {
-            sink.text(slice(range))
-        }
+        withDecoded(range, references: decoding) { sink.text($0) }
     }
 
-    private func decodedString(_ range: Range<Int>) -> String {
-        guard let first = firstSpecial(in: range, decoding: true) else { return String(decoding: slice(range), as: UTF8.self) }
-        var bytes = Array(slice(range.lowerBound..<first))
-        decode(first..<range.upperBound, references: true, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+    private mutating func decodedString(_ range: Range<Int>) -> String {
+        withDecoded(range, references: true) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `range` with control characters dropped and, with `references`, character references
+    /// decoded: the input's own bytes when there is nothing to do, else a copy in `scratch`.
+    private mutating func withDecoded<Result>(
+        _ range: Range<Int>, references: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        guard let first = firstSpecial(in: range, decoding: references) else { return body(slice(range)) }
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: slice(range.lowerBound..<first))
+        decode(first..<range.upperBound, references: references, into: &scratch)
+        return scratch.withUnsafeBufferPointer(body)
     }
 
     /// The first `&` (when decoding) or control character in `range`.
