@@ -14,11 +14,14 @@ enum FetchErrorMapping {
         if let blocked = sink.blockedAddress {
             return make(.blockedAddress, "refused to connect to \(blocked): not a public address (allow private networks to fetch it)")
         }
+        if sink.stream.stoppedByConsumer {
+            return make(.network, "stopped: the body's reader needed no more of it")
+        }
         if sink.exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
             return make(.tooLarge, "body larger than \(configuration.maxBodyBytes) bytes")
         }
         switch code {
-        case CURLE_OUT_OF_MEMORY where sink.body.isEmpty:
+        case CURLE_OUT_OF_MEMORY where !sink.receivedBody:
             // libcurl 7.88 reports a response header over its 100 KiB limit as out of memory.
             return make(.tooLarge, "response headers too large (libcurl accepts at most 100 KiB of headers)")
         case CURLE_URL_MALFORMAT:

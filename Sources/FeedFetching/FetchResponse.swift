@@ -59,7 +59,10 @@ public struct FetchResponse: Sendable, Equatable {
     }
 
     /// The `charset` parameter of `Content-Type`, if any.
-    public var charset: String? {
+    public var charset: String? { Self.charset(ofContentType: contentType) }
+
+    /// The `charset` parameter of a `Content-Type` value, if any.
+    public static func charset(ofContentType contentType: String?) -> String? {
         guard let contentType else { return nil }
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingASCII(" \t\"'") }

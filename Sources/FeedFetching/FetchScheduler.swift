@@ -42,6 +42,18 @@ public struct FetchScheduler: Sendable {
         _ requests: [FetchRequest],
         completion: @escaping @Sendable (_ index: Int, _ result: consuming Result<FetchOutcome, FetchError>) -> Void
     ) -> [Int] {
+        fetchEach(requests) { index, fetch in completion(index, fetch(nil)) }
+    }
+
+    /// Runs `job` once per request started, on a worker, concurrently; `job` calls `fetch`
+    /// once, with the consumer that is to take the body as it arrives (``FetchBodyConsumer``),
+    /// and carries on with the result. The host's slot is free again as soon as `fetch`
+    /// returns. Returns the indices of the requests never started, as ``fetchAll(_:completion:)``.
+    @discardableResult
+    public func fetchEach(
+        _ requests: [FetchRequest],
+        _ job: @escaping @Sendable (_ index: Int, _ fetch: (FetchBodyConsumer?) -> Result<FetchOutcome, FetchError>) -> Void
+    ) -> [Int] {
         guard !requests.isEmpty else { return [] }
         let stop = configuration.stop, deadline = deadline
         let board = JobBoard(hosts: requests.map { Self.hostKey($0.url) }, perHostLimit: perHostLimit) {
@@ -56,16 +68,21 @@ public struct FetchScheduler: Sendable {
             queue.async(group: group) {
                 let fetcher = HTTPFetcher(configuration: configuration)
                 var lastHost: String?
-                while let job = board.next(preferring: lastHost) {
-                    let result: Result<FetchOutcome, FetchError>
-                    do throws(FetchError) {
-                        result = .success(try fetcher.fetch(requests[job.index]))
-                    } catch {
-                        result = .failure(error)
+                while let next = board.next(preferring: lastHost) {
+                    var slotFreed = false
+                    job(next.index) { consumer in
+                        defer {
+                            if !slotFreed { board.finished(next.host) }
+                            slotFreed = true
+                        }
+                        do throws(FetchError) {
+                            return .success(try fetcher.fetch(requests[next.index], consumer: consumer))
+                        } catch {
+                            return .failure(error)
+                        }
                     }
-                    board.finished(job.host)
-                    lastHost = job.host
-                    completion(job.index, consume result)
+                    if !slotFreed { board.finished(next.host) }
+                    lastHost = next.host
                 }
             }
         }

@@ -30,14 +30,18 @@ public final class HTTPFetcher {
         try fetch(FetchRequest(url: url))
     }
 
-    public func fetch(_ request: FetchRequest) throws(FetchError) -> FetchOutcome {
+    /// - Parameter consumer: takes a successful body as it arrives (``FetchBodyConsumer``);
+    ///   without one, the body is collected into the response.
+    public func fetch(_ request: FetchRequest, consumer: FetchBodyConsumer? = nil) throws(FetchError) -> FetchOutcome {
         if case .replay(let directory)? = configuration.recording {
-            return try replay(request, from: RecordingStore(directory: directory))
+            return try replay(request, from: RecordingStore(directory: directory), consumer: consumer)
         }
         let started = ContinuousClock.now
         do {
-            if case .record(let directory)? = configuration.recording { return try fetchLive(request, recordingInto: directory) }
-            return try fetchLive(request, recordingInto: nil)
+            if case .record(let directory)? = configuration.recording {
+                return try fetchLive(request, consumer: consumer, recordingInto: directory)
+            }
+            return try fetchLive(request, consumer: consumer, recordingInto: nil)
         } catch {
             // A failure took time too (a timeout, a slow 500): logs and metrics show it.
             var failure = error
@@ -47,31 +51,35 @@ public final class HTTPFetcher {
     }
 
     /// A live fetch, stored in the recording directory when there is one.
-    private func fetchLive(_ request: FetchRequest, recordingInto directory: String?) throws(FetchError) -> FetchOutcome {
-        guard let directory else { return try classify(try live(request), request: request) }
+    private func fetchLive(
+        _ request: FetchRequest, consumer: FetchBodyConsumer?, recordingInto directory: String?
+    ) throws(FetchError) -> FetchOutcome {
+        guard let directory else { return try classify(try live(request, consumer: consumer), request: request) }
         let store = RecordingStore(directory: directory)
         let answer: LiveAnswer
         do {
-            answer = try live(request)
+            answer = try live(request, consumer: consumer, keepingWholeBody: true)
         } catch {
             try recordOrFail(request.url, directory) { try store.record(request, failure: error) }
             throw error
         }
-        try recordOrFail(request.url, directory) { try store.record(request, response: answer.raw, body: answer.body) }
+        try recordOrFail(request.url, directory) { try store.record(request, response: answer.raw, body: answer.body.held) }
         return try classify(answer, request: request)
     }
 
     /// What came back from the network for one request, before classification.
     struct LiveAnswer {
         var raw: RawResponse
-        var body: [UInt8]
+        var body: BodyStream
         var bytesReceived: Int
         var duration: Double
     }
 
     /// Follows redirects to the last hop. Throws only when there is no final answer
     /// (transport failures, redirect loops); HTTP error statuses are the classifier's.
-    private func live(_ request: FetchRequest) throws(FetchError) -> LiveAnswer {
+    private func live(
+        _ request: FetchRequest, consumer: FetchBodyConsumer?, keepingWholeBody: Bool = false
+    ) throws(FetchError) -> LiveAnswer {
         guard let handle else {
             throw FetchError(kind: .network, url: request.url, message: "libcurl could not be initialised")
         }
@@ -80,6 +88,8 @@ public final class HTTPFetcher {
         var visited: Set<String> = [url]
         var redirects: [Redirect] = []
         var bytesReceived = 0
+        // One for the whole fetch: only the final, successful hop writes a body into it.
+        let body = BodyStream(limit: configuration.maxBodyBytes, consumer: consumer, keepsWhole: keepingWholeBody)
         while true {
             let elapsed = Self.seconds(ContinuousClock.now - started)
             let remaining = configuration.totalTimeout - elapsed
@@ -95,7 +105,7 @@ public final class HTTPFetcher {
             // Through a proxy, the connection is to the proxy the operator chose: the guard
             // cannot see where the proxy connects, so it checks the URL's host above instead.
             let policy = proxy == nil ? configuration.networkPolicy : .allowAll
-            let sink = TransferSink(limit: configuration.maxBodyBytes, policy: policy, stop: configuration.stop)
+            let sink = TransferSink(url: url, stream: body, policy: policy, stop: configuration.stop)
             let code = perform(handle, url: url, proxy: proxy, request: request, sink: sink, timeout: remaining)
             bytesReceived += handle.infoLong(CURLINFO_HEADER_SIZE) + Int(handle.infoOffset(CURLINFO_SIZE_DOWNLOAD_T))
             guard code == CURLE_OK else {
@@ -127,11 +137,13 @@ public final class HTTPFetcher {
                 if let value = sink.header(name) { headers[name] = value }
             }
             let raw = RawResponse(finalURL: url, status: status, redirects: redirects, headers: headers)
-            return LiveAnswer(raw: raw, body: sink.body, bytesReceived: bytesReceived, duration: Self.seconds(ContinuousClock.now - started))
+            return LiveAnswer(raw: raw, body: body, bytesReceived: bytesReceived, duration: Self.seconds(ContinuousClock.now - started))
         }
     }
 
-    private func replay(_ request: FetchRequest, from store: RecordingStore) throws(FetchError) -> FetchOutcome {
+    private func replay(
+        _ request: FetchRequest, from store: RecordingStore, consumer: FetchBodyConsumer?
+    ) throws(FetchError) -> FetchOutcome {
         let found: (exchange: RecordingStore.Exchange, body: [UInt8])?
         do {
             found = try store.lookUp(request)
@@ -154,7 +166,12 @@ public final class HTTPFetcher {
         guard let raw = found.exchange.response else {
             throw FetchError(kind: .recording, url: request.url, message: "recording in \(store.directory) has neither a response nor a failure")
         }
-        return try classify(LiveAnswer(raw: raw, body: found.body, bytesReceived: found.body.count, duration: 0), request: request)
+        let body = BodyStream(limit: .max, consumer: consumer)
+        if (200..<300).contains(raw.status) {
+            body.begin(finalURL: raw.finalURL, status: raw.status, contentType: raw.header("content-type"))
+            _ = found.body.withUnsafeBytes { body.receive($0) }
+        }
+        return try classify(LiveAnswer(raw: raw, body: body, bytesReceived: found.body.count, duration: 0), request: request)
     }
 
     private func recordOrFail(_ url: String, _ directory: String, _ write: () throws -> Void) throws(FetchError) {
@@ -187,11 +204,12 @@ public final class HTTPFetcher {
         case 410:
             return .gone(response)
         case 200..<300:
-            response.body = answer.body
-            response.bodyHash = SHA256.hexDigest(answer.body)
+            response.bodyHash = answer.body.digest()
             if let previous = request.previousBodyHash, previous == response.bodyHash {
                 return .notModified(response)
             }
+            answer.body.flush()
+            if answer.body.consumer == nil { response.body = answer.body.held }
             return .fetched(response)
         default:
             let retryAfter = [429, 503].contains(response.status)

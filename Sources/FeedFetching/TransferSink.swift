@@ -2,28 +2,37 @@ import FeedBasics
 
 /// Receives one hop's headers and body from libcurl's callbacks, and the address check.
 ///
-/// Body size is capped here as well as by `CURLOPT_MAXFILESIZE`, because libcurl 7.88 only
-/// checks `Content-Length`: a chunked or close-delimited response, or a small gzip that
-/// inflates to gigabytes, is stopped by this count of decompressed bytes.
+/// A successful (2xx) hop's body goes on to the fetch's ``BodyStream``; the body of a redirect
+/// or an error is only counted. Body size is capped here as well as by `CURLOPT_MAXFILESIZE`,
+/// because libcurl 7.88 only checks `Content-Length`: a chunked or close-delimited response,
+/// or a small gzip that inflates to gigabytes, is stopped by this count of decompressed bytes.
 final class TransferSink {
-    let limit: Int
+    let url: String
+    let stream: BodyStream
     let policy: NetworkPolicy
-    private(set) var body: [UInt8] = []
-    private(set) var exceededLimit = false
     /// The address refused by the policy, when that is why the connection failed.
     var blockedAddress: String?
     /// Headers of the last response only (an interim `100 Continue`'s are dropped).
     private(set) var headers: [(name: String, value: String)] = []
+    /// The status line's code; `nil` for a transfer without one (`file://`).
+    private(set) var status: Int?
+    private var otherBodyBytes = 0
+    private var bodyBegun = false
+    private(set) var exceededLimit = false
 
     let stop: StopSignal?
     /// The transfer was aborted because the run was told to stop.
     private(set) var interrupted = false
 
-    init(limit: Int, policy: NetworkPolicy, stop: StopSignal? = nil) {
-        self.limit = limit
+    init(url: String, stream: BodyStream, policy: NetworkPolicy, stop: StopSignal? = nil) {
+        self.url = url
+        self.stream = stream
         self.policy = policy
         self.stop = stop
     }
+
+    /// Any body byte arrived.
+    var receivedBody: Bool { bodyBegun || otherBodyBytes > 0 }
 
     /// Called by libcurl about once a second even when nothing arrives; non-zero aborts.
     func shouldAbort() -> Bool {
@@ -34,11 +43,19 @@ final class TransferSink {
 
     /// Bytes accepted; fewer than offered aborts the transfer.
     func receiveBody(_ data: UnsafeRawBufferPointer) -> Int {
-        guard body.count + data.count <= limit else {
-            exceededLimit = true
+        guard status.map({ (200..<300).contains($0) }) ?? true else {
+            otherBodyBytes += data.count
+            if otherBodyBytes > stream.limit { exceededLimit = true }
+            return exceededLimit ? 0 : data.count
+        }
+        if !bodyBegun {
+            bodyBegun = true
+            stream.begin(finalURL: url, status: status ?? 200, contentType: header("content-type"))
+        }
+        guard stream.receive(data) else {
+            exceededLimit = stream.exceededLimit
             return 0
         }
-        body.append(contentsOf: data)
         return data.count
     }
 
@@ -46,7 +63,7 @@ final class TransferSink {
         let line = String(decoding: data, as: UTF8.self).trimmingASCII(" \t\r\n")
         if line.hasPrefix("HTTP/") {
             headers.removeAll()
-            body.removeAll()
+            status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }

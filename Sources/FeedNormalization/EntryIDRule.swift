@@ -40,13 +40,21 @@ public enum EntryIDRule {
 /// entry listed twice, perhaps edited, and is dropped. So editing a duplicated entry's
 /// summary updates its row in place; the suffix depends on the entry, not its position.
 struct DuplicateIDResolver {
-    private var seen: [String: Entry] = [:]
+    /// What tells the first entry of each id apart, not the whole entry: a streamed feed of
+    /// any length keeps only this much per entry.
+    private struct Identifying {
+        var permalink: String?
+        var title: String
+        var pubdate: Int64?
+    }
+
+    private var seen: [String: Identifying] = [:]
     private var taken: Set<String> = []
 
     /// The entry with a unique id, or `nil` when it repeats an earlier entry.
     mutating func admit(_ entry: Entry) -> Entry? {
         guard let first = seen[entry.id] else {
-            seen[entry.id] = entry
+            seen[entry.id] = Identifying(permalink: entry.permalink, title: entry.title, pubdate: entry.pubdate)
             taken.insert(entry.id)
             return entry
         }

@@ -19,25 +19,29 @@ public enum FeedNormalizer {
     /// Takes the parsed feed by value and releases each parsed entry once normalised, so a
     /// large feed is not held twice (raw and sanitised) at once.
     public static func normalize(_ parsed: consuming ParsedFeed, feedURL: String?) -> NormalizedFeed {
-        let siteLink = self.siteLink(parsed, feedURL: feedURL)
-        let documentBase = feedURL ?? siteLink
-        var resolver = DuplicateIDResolver()
+        var stream = EntryNormalizer(feedURL: feedURL)
         var pending = parsed.entries
         parsed.entries = []
         pending.reverse()
         var entries: [Entry] = []
         entries.reserveCapacity(pending.count)
         while let parsedEntry = pending.popLast() {
-            if let entry = resolver.admit(normalize(parsedEntry, feed: parsed, documentBase: documentBase)) {
-                entries.append(entry)
-            }
+            if let entry = stream.normalize(parsedEntry, in: parsed) { entries.append(entry) }
         }
-        return NormalizedFeed(
+        var feed = header(parsed, feedURL: feedURL)
+        feed.entries = entries
+        return feed
+    }
+
+    /// What the feed says of itself, without entries: for a feed whose entries were streamed
+    /// through an ``EntryNormalizer``.
+    public static func header(_ parsed: ParsedFeed, feedURL: String?) -> NormalizedFeed {
+        NormalizedFeed(
             format: parsed.format,
             title: parsed.title.map { PlainText.from($0.withoutForbiddenCharacters, typed: parsed.format == .atom) } ?? "",
-            link: siteLink,
+            link: siteLink(parsed, feedURL: feedURL),
             hints: parsed.hints,
-            entries: entries,
+            entries: [],
             diagnostics: parsed.diagnostics)
     }
 
@@ -87,7 +91,7 @@ public enum FeedNormalizer {
         return name.isEmpty ? author : name
     }
 
-    private static func siteLink(_ parsed: ParsedFeed, feedURL: String?) -> String? {
+    static func siteLink(_ parsed: ParsedFeed, feedURL: String?) -> String? {
         let candidates = [parsed.siteLink].compactMap { $0 } + parsed.links.filter(PermalinkRule.isHTMLAlternate)
         for candidate in candidates {
             let bases = candidate.baseChain.isEmpty ? parsed.baseChain : candidate.baseChain
@@ -115,5 +119,25 @@ public enum FeedNormalizer {
             }
         }
         return nil
+    }
+}
+
+/// Normalises a feed's entries one at a time, as a stream parser delivers them, with the rules
+/// of ``FeedNormalizer``; remembers only what tells repeated ids apart.
+public struct EntryNormalizer {
+    private let feedURL: String?
+    private var resolver = DuplicateIDResolver()
+
+    /// - Parameter feedURL: as for ``FeedNormalizer/normalize(_:feedURL:)``.
+    public init(feedURL: String?) {
+        self.feedURL = feedURL
+    }
+
+    /// The entry as it is stored, or `nil` when it repeats an earlier entry of the document.
+    /// - Parameter feed: the feed as read so far (its format; the authors Atom entries
+    ///   inherit; its channel link, the base for relative links when there is no feed URL).
+    public mutating func normalize(_ entry: ParsedEntry, in feed: ParsedFeed) -> Entry? {
+        let documentBase = feedURL ?? FeedNormalizer.siteLink(feed, feedURL: nil)
+        return resolver.admit(FeedNormalizer.normalize(entry, feed: feed, documentBase: documentBase))
     }
 }

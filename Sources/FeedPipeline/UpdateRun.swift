@@ -59,8 +59,8 @@ public final class UpdateRun: Sendable {
             configuration: configuration.fetch, concurrency: configuration.concurrency,
             perHostLimit: configuration.perHostLimit)
         scheduler.deadline = configuration.deadline.map { started + .milliseconds(Int64($0 * 1000)) }
-        let unstarted = scheduler.fetchAll(requests) { [self] index, result in
-            let report = update(selected[index], fetched: consume result, now: now, dryRun: dryRun)
+        let unstarted = scheduler.fetchEach(requests) { [self] index, fetch in
+            let report = update(selected[index], fetch: fetch, now: now, dryRun: dryRun)
             let done = collected.add(report)
             progress?(report, done, chosen.count)
         }
@@ -105,29 +105,41 @@ public final class UpdateRun: Sendable {
             previousBodyHash: feed.state.bodyHash)
     }
 
-    /// One feed's way through the run, start to end: what the fetch brought → parse →
-    /// normalise → store → the catalog's next record. Takes the result by value so that a
-    /// large body is freed once parsed, not when the worker moves on.
+    /// One feed's way through the run, start to end: the fetch, with the body parsed,
+    /// normalised and stored as it arrives (``FeedIngest``) → the catalog's next record.
     private func update(
-        _ feed: CatalogFeed, fetched result: consuming Result<FetchOutcome, FetchError>, now: Int64, dryRun: Bool
+        _ feed: CatalogFeed, fetch: (FetchBodyConsumer?) -> Result<FetchOutcome, FetchError>, now: Int64, dryRun: Bool
     ) -> FeedReport {
         var report = FeedReport(feedID: feed.feedID, url: feed.url, outcome: .unchanged)
+        let ingest = FeedIngest(
+            feed: feed, path: configuration.feedDatabasePath(feed.feedID), now: now,
+            retention: configuration.retention.overridden(by: feed.state.retention), dryRun: dryRun)
         let event: FeedEvent
-        switch consume result {
+        switch fetch(ingest) {
         case .failure(let error) where error.kind == .interrupted:
             // Told to stop mid-transfer: not the feed's fault, so nothing is recorded.
+            ingest.cancel()
             report.outcome = .interrupted
             return report
         case .failure(let error):
             (report.status, report.duration) = (error.status, error.duration)
-            event = .failed(kind: error.kind, message: error.message, status: error.status, retryAfter: error.retryAfter)
+            event = ingest.failureThatStoppedTheTransfer()
+                ?? .failed(kind: error.kind, message: error.message, status: error.status, retryAfter: error.retryAfter)
         case .success(let outcome):
             (report.bytes, report.duration, report.status) =
                 (outcome.response.bytesReceived, outcome.response.duration, outcome.response.status)
-            switch consume outcome {
-            case .gone(let response): event = .gone(response)
-            case .notModified(let response): event = .notModified(response)
-            case .fetched(let response): event = store(feed, response: consume response, now: now, dryRun: dryRun, report: &report)
+            switch outcome {
+            case .gone(let response):
+                ingest.cancel()
+                event = .gone(response)
+            case .notModified(let response):
+                // A body that hashed as last time's may have been read in part: thrown away.
+                ingest.cancel()
+                event = .notModified(response)
+            case .fetched(let response):
+                let stored = ingest.finish(response)
+                event = stored.event
+                if let outcome = stored.outcome { report.outcome = outcome }
             }
         }
         if case .databaseSetAside(let reason) = event {
@@ -144,38 +156,6 @@ public final class UpdateRun: Sendable {
             report.outcome = .failed(kind: .storage, message: error.description)
         }
         return report
-    }
-
-    /// Parse → normalise → upsert, in one transaction. Peak memory per feed is what matters at
-    /// high concurrency, so each stage frees its input: the body goes once parsed, and the
-    /// normaliser consumes the parsed entries one by one.
-    private func store(
-        _ feed: CatalogFeed, response: consuming FetchResponse, now: Int64, dryRun: Bool, report: inout FeedReport
-    ) -> FeedEvent {
-        let normalized: NormalizedFeed
-        do {
-            normalized = try FeedReading.read(response.takeBody(), charset: response.charset, baseURL: response.finalURL).normalized
-        } catch {
-            return .failed(kind: .notAFeed, message: error.description, status: response.status, retryAfter: nil)
-        }
-        let path = configuration.feedDatabasePath(feed.feedID)
-        let retention = configuration.retention.overridden(by: feed.state.retention)
-        do throws(StorageError) {
-            if dryRun {
-                let summary = FeedDatabaseFile.condition(of: path) == .healthy
-                    ? try FeedDatabase(path: path, identity: feed.identity).preview(normalized.entries, now: now, retention: retention)
-                    : UpsertSummary(inserted: normalized.entries.count)
-                report.outcome = .wouldUpdate(summary)
-            } else {
-                report.outcome = .updated(
-                    try FeedDatabase(path: path, identity: feed.identity).upsert(normalized.entries, now: now, retention: retention))
-            }
-        } catch where error.kind != .other {
-            return .databaseSetAside(message: error.message)
-        } catch {
-            return .failed(kind: .storage, message: error.description, status: response.status, retryAfter: nil)
-        }
-        return .fetched(response, normalized)
     }
 
     /// Saves the feed's next record (nothing in a dry run). The feed's database is committed

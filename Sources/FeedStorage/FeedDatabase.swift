@@ -45,6 +45,8 @@ public final class FeedDatabase {
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        // ``FeedUpsert`` keeps its transaction open across calls while a feed streams in.
+        configuration.allowsUnsafeTransactions = true
         queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: path, configuration: configuration) }
         if condition == .missing || condition == .empty {
             try StorageError.wrap(path, "creating") { try queue.write { db in try FeedDatabaseSchema.createCurrent(db, stamping: identity) } }
@@ -80,28 +82,26 @@ public final class FeedDatabase {
     /// `now` is the first-seen time of new entries, and their pubdate when the feed gives none.
     @discardableResult
     public func upsert(_ entries: [Entry], now: Int64, retention: Retention = .keepEverything) throws(StorageError) -> UpsertSummary {
-        let rows = Self.unique(entries).map { StoredEntry($0, now: now) }
-        return try StorageError.wrap(path, "writing items") {
-            let plan = try queue.read { db in try Self.plan(rows, db: db, retention: retention, now: now) }
-            guard plan.summary.changed else { return plan.summary }
-            return try queue.write { db -> UpsertSummary in
-                // Planned again inside the write transaction: the truth at commit time.
-                let current = try Self.plan(rows, db: db, retention: retention, now: now)
-                let sequence = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(change_seq), 0) + 1 FROM items") ?? 1
-                for row in current.inserts { try row.insert(db, changeSequence: sequence) }
-                for row in current.updates { try row.update(db, changeSequence: sequence) }
-                for id in current.removals { try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?").execute(arguments: [id]) }
-                return current.summary
-            }
-        }
+        let upsert = try beginUpsert(now: now, retention: retention)
+        for entry in entries { try upsert.add(entry) }
+        return try upsert.commit()
     }
 
     /// What ``upsert(_:now:retention:)`` would do, without writing.
     public func preview(_ entries: [Entry], now: Int64, retention: Retention = .keepEverything) throws(StorageError) -> UpsertSummary {
-        let rows = Self.unique(entries).map { StoredEntry($0, now: now) }
-        return try StorageError.wrap(path, "reading items") {
-            try queue.read { db in try Self.plan(rows, db: db, retention: retention, now: now).summary }
-        }
+        let upsert = try beginUpsert(now: now, retention: retention, writes: false)
+        for entry in entries { try upsert.add(entry) }
+        return try upsert.commit()
+    }
+
+    /// Starts writing entries one by one (``FeedUpsert``); `writes: false` previews.
+    public func beginUpsert(now: Int64, retention: Retention = .keepEverything, writes: Bool = true) throws(StorageError) -> FeedUpsert {
+        try FeedUpsert(database: self, now: now, retention: retention, writes: writes)
+    }
+
+    /// Runs `body` on the connection, outside any transaction GRDB would open.
+    func access<T>(_ action: String, _ body: (Database) throws -> T) throws(StorageError) -> T {
+        try StorageError.wrap(path, action) { try queue.inDatabase(body) }
     }
 
     /// Items in the file at `path`, read without migrating or stamping it; `nil` when it
@@ -144,51 +144,5 @@ public final class FeedDatabase {
     /// `PRAGMA integrity_check`'s answer (`ok` when healthy).
     public func integrityCheck() throws(StorageError) -> String {
         try StorageError.wrap(path, "checking integrity") { try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" } }
-    }
-
-    /// The first entry of each id: normalisation already makes ids unique, but a repeated id
-    /// must never fail the feed's whole transaction.
-    private static func unique(_ entries: [Entry]) -> [Entry] {
-        var seen: Set<String> = []
-        return entries.filter { seen.insert($0.id).inserted }
-    }
-
-    private struct Plan {
-        var inserts: [StoredEntry] = []
-        var updates: [StoredEntry] = []
-        var removals: [String] = []
-        var summary = UpsertSummary()
-    }
-
-    private static func plan(_ rows: [StoredEntry], db: Database, retention: Retention, now: Int64) throws -> Plan {
-        var stored: [String: String?] = [:]
-        var ages: [(id: String, pubdate: Int64, firstSeen: Int64)] = []
-        let columns = retention.keepsEverything ? "id, content_hash" : "id, content_hash, pubdate_unix_time, first_seen_unix_time"
-        for row in try Row.fetchAll(db, sql: "SELECT \(columns) FROM items") {
-            stored[row["id"]] = row["content_hash"] as String?
-            if !retention.keepsEverything {
-                ages.append((row["id"], row["pubdate_unix_time"] ?? 0, row["first_seen_unix_time"] ?? 0))
-            }
-        }
-        var plan = Plan()
-        for row in rows {
-            switch stored[row.id] {
-            case .none:
-                plan.inserts.append(row)
-                plan.summary.inserted += 1
-            case .some(let hash) where hash == row.contentHash:
-                plan.summary.unchanged += 1
-            case .some:
-                plan.updates.append(row)
-                plan.summary.updated += 1
-            }
-        }
-        if !retention.keepsEverything {
-            // Entries about to be inserted count towards the limit like stored ones.
-            ages += plan.inserts.map { ($0.id, $0.entry.pubdate ?? now, now) }
-            plan.removals = retention.expired(ages, listed: Set(rows.map(\.id)), now: now)
-            plan.summary.removed = plan.removals.count
-        }
-        return plan
     }
 }

@@ -15,6 +15,8 @@ final class Harness: @unchecked Sendable {
     private var time: Int64 = 1_700_000_000
     /// The run's retention; set before a run, never during one.
     var retention = Retention.keepEverything
+    /// Changes to the fetch configuration (limits, timeouts); set before a run.
+    var tuneFetch: (inout FetchConfiguration) -> Void = { _ in }
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -33,6 +35,7 @@ final class Harness: @unchecked Sendable {
         configuration.concurrency = 4
         configuration.clock = { [self] in now }
         configuration.retention = retention
+        tuneFetch(&configuration.fetch)
         return configuration
     }
 

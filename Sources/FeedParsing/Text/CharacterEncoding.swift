@@ -28,36 +28,14 @@ public enum CharacterEncoding {
         public var notes: [String]
     }
 
+    /// The whole document at once: the same rules, and the same result, as decoding it in
+    /// chunks with ``StreamingDecoder`` (which this is, with one chunk).
     public static func decode(_ bytes: [UInt8], transportCharset: String? = nil) -> Decoded {
-        if let bom = ByteOrderMark(bytes) {
-            let body = Array(bytes[bom.length...])
-            if bom.encoding == "UTF-8" {
-                return utf8Repaired(body, name: "UTF-8", notes: [])
-            }
-            return transcoded(body, from: bom.encoding, notes: [])
-        }
-        let transport = transportCharset.map(canonicalName)
-        let declared = declaredEncoding(bytes).map(canonicalName)
-        if let wide = [transport, declared].compactMap({ $0 }).first(where: isWideEncoding) ?? sniffBOMlessUTF16(bytes) {
-            return transcoded(bytes, from: wide, notes: [])
-        }
-        if UTF8Validation.isValid(bytes) {
-            var notes: [String] = []
-            if let label = transport ?? declared, label != "UTF-8", label != "US-ASCII", !isASCII(bytes) {
-                notes.append("labelled \(label) but the bytes are valid UTF-8; read as UTF-8")
-            }
-            return Decoded(utf8: bytes, name: "UTF-8", notes: notes)
-        }
-        for label in [transport, declared].compactMap({ $0 }) where label != "UTF-8" {
-            if label == "windows-1252" { return Decoded(utf8: Windows1252.decode(bytes), name: label, notes: []) }
-            if let utf8 = Iconv.convert(bytes, from: label) {
-                return Decoded(utf8: utf8, name: label, notes: [])
-            }
-        }
-        let label = transport ?? declared ?? "UTF-8"
-        return Decoded(
-            utf8: Windows1252.decode(bytes), name: "windows-1252",
-            notes: ["labelled \(label) but the bytes are not valid \(label); read as windows-1252"])
+        var decoder = StreamingDecoder(transportCharset: transportCharset)
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(bytes.count)
+        bytes.withUnsafeBytes { decoder.decode($0, isLast: true, into: &utf8) }
+        return Decoded(utf8: utf8, name: decoder.name, notes: decoder.notes)
     }
 
     /// The spelling Feedmill uses for a charset label; the aliases browsers treat as one.
@@ -76,19 +54,15 @@ public enum CharacterEncoding {
         }
     }
 
-    private static func isWideEncoding(_ name: String) -> Bool {
+    static func isWideEncoding(_ name: String) -> Bool {
         name.hasPrefix("UTF-16") || name.hasPrefix("UTF-32") || name == "UCS-2"
     }
 
-    private static func sniffBOMlessUTF16(_ bytes: [UInt8]) -> String? {
+    static func sniffBOMlessUTF16(_ bytes: [UInt8]) -> String? {
         guard bytes.count >= 4 else { return nil }
         if bytes[0] == 0x3C, bytes[1] == 0, bytes[2] == 0x3F, bytes[3] == 0 { return "UTF-16LE" }
         if bytes[0] == 0, bytes[1] == 0x3C, bytes[2] == 0, bytes[3] == 0x3F { return "UTF-16BE" }
         return nil
-    }
-
-    private static func isASCII(_ bytes: [UInt8]) -> Bool {
-        !bytes.contains { $0 >= 0x80 }
     }
 
     /// The `encoding` pseudo-attribute of an XML declaration at the very start, if any.
@@ -102,21 +76,6 @@ public enum CharacterEncoding {
         rest = rest.dropFirst()
         let value = rest.prefix { $0 != quote }
         return value.isEmpty ? nil : String(value)
-    }
-
-    private static func utf8Repaired(_ bytes: [UInt8], name: String, notes: [String]) -> Decoded {
-        if UTF8Validation.isValid(bytes) { return Decoded(utf8: bytes, name: name, notes: notes) }
-        let repaired = Array(String(decoding: bytes, as: UTF8.self).utf8)
-        return Decoded(utf8: repaired, name: name, notes: notes + ["invalid UTF-8 sequences replaced with U+FFFD"])
-    }
-
-    private static func transcoded(_ bytes: [UInt8], from name: String, notes: [String]) -> Decoded {
-        if let utf8 = Iconv.convert(bytes, from: name) {
-            return Decoded(utf8: utf8, name: name, notes: notes)
-        }
-        return Decoded(
-            utf8: Windows1252.decode(bytes), name: "windows-1252",
-            notes: notes + ["cannot decode \(name); read as windows-1252"])
     }
 }
 
@@ -142,44 +101,48 @@ struct ByteOrderMark {
     }
 }
 
-/// The system's converter, for the labels Feedmill has no table of its own for.
-enum Iconv {
-    /// The bytes as UTF-8, or `nil` when the system does not know the encoding. Sequences
-    /// invalid in that encoding become U+FFFD, one per byte skipped.
-    static func convert(_ bytes: [UInt8], from encoding: String) -> [UInt8]? {
-        let converter = iconv_open("UTF-8", encoding)
-        guard let converter, converter != iconv_t(bitPattern: -1) else { return nil }
-        defer { iconv_close(converter) }
-        var output = [UInt8](repeating: 0, count: bytes.count * 4 + 16)
-        var input = bytes
-        var produced = 0
-        let ok = input.withUnsafeMutableBufferPointer { inBuffer -> Bool in
-            output.withUnsafeMutableBufferPointer { outBuffer -> Bool in
-                var inPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inBuffer.baseAddress)?
-                    .assumingMemoryBound(to: CChar.self)
-                var inLeft = inBuffer.count
-                var outPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(outBuffer.baseAddress)?
-                    .assumingMemoryBound(to: CChar.self)
-                var outLeft = outBuffer.count
-                while inLeft > 0 {
-                    if iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft) != -1 { break }
-                    let error = errno
-                    guard (error == EILSEQ || error == EINVAL), outLeft >= 3 else { return false }
-                    // Skip one undecodable byte and write U+FFFD in its place.
-                    inPointer = inPointer.map { $0 + 1 }
-                    inLeft -= 1
-                    for byte: UInt8 in [0xEF, 0xBF, 0xBD] {
-                        outPointer?.pointee = CChar(bitPattern: byte)
-                        outPointer = outPointer.map { $0 + 1 }
-                        outLeft -= 1
-                    }
-                }
-                produced = outBuffer.count - outLeft
-                return true
+/// The system's converter (iconv), for the encodings Feedmill has no table of its own for,
+/// fed chunk by chunk. A class: it owns the `iconv_t`.
+final class IconvConverter {
+    private let handle: iconv_t
+
+    /// `nil` when the system does not know the encoding.
+    init?(from encoding: String) {
+        let handle = iconv_open("UTF-8", encoding)
+        guard let handle, handle != iconv_t(bitPattern: -1) else { return nil }
+        self.handle = handle
+    }
+
+    deinit { iconv_close(handle) }
+
+    /// Appends the UTF-8 of `input` to `output`; returns the bytes used. A sequence cut by the
+    /// end of a chunk that is not the last waits for the next; a byte that is invalid in the
+    /// encoding becomes U+FFFD.
+    func convert(_ input: UnsafeBufferPointer<UInt8>, isLast: Bool, into output: inout [UInt8]) -> Int {
+        guard let base = input.baseAddress, !input.isEmpty else { return 0 }
+        var inPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: CChar.self)
+        var inLeft = input.count
+        var scratch = [UInt8](repeating: 0, count: input.count * 4 + 16)
+        while inLeft > 0 {
+            let (produced, error) = scratch.withUnsafeMutableBytes { buffer -> (Int, Int32) in
+                var outPointer = buffer.baseAddress?.assumingMemoryBound(to: CChar.self)
+                var outLeft = buffer.count
+                let result = iconv(handle, &inPointer, &inLeft, &outPointer, &outLeft)
+                return (buffer.count - outLeft, result == -1 ? errno : 0)
+            }
+            output.append(contentsOf: scratch[..<produced])
+            switch error {
+            case 0, E2BIG:
+                continue
+            case EINVAL where !isLast:
+                return input.count - inLeft
+            default:
+                // Skip one undecodable byte and write U+FFFD in its place.
+                inPointer = inPointer.map { $0 + 1 }
+                inLeft -= 1
+                output.append(contentsOf: [0xEF, 0xBF, 0xBD])
             }
         }
-        guard ok else { return nil }
-        output.removeSubrange(produced...)
-        return output
+        return input.count
     }
 }

@@ -26,46 +26,72 @@ enum Windows1252 {
 }
 
 enum UTF8Validation {
-    /// Whether `bytes` are well-formed UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF).
-    static func isValid(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
-            var index = 0
-            let count = buffer.count
-            let base = UnsafeRawPointer(buffer.baseAddress)
-            while index < count {
-                // ASCII runs, eight bytes at a time: most feed bytes are markup and English text.
-                if let base {
-                    while index + 8 <= count, base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                        index += 8
-                    }
-                    guard index < count else { break }
-                }
-                let lead = buffer[index]
-                if lead < 0x80 {
-                    index += 1
-                    continue
-                }
-                let length: Int
-                var lower: UInt8 = 0x80
-                var upper: UInt8 = 0xBF
-                switch lead {
-                case 0xC2...0xDF: length = 2
-                case 0xE0: (length, lower) = (3, 0xA0)
-                case 0xE1...0xEC, 0xEE...0xEF: length = 3
-                case 0xED: (length, upper) = (3, 0x9F)
-                case 0xF0: (length, lower) = (4, 0x90)
-                case 0xF1...0xF3: length = 4
-                case 0xF4: (length, upper) = (4, 0x8F)
-                default: return false
-                }
-                guard index + length <= count else { return false }
-                let second = buffer[index + 1]
-                guard second >= lower, second <= upper else { return false }
-                for offset in 2..<max(2, length) where buffer[index + offset] & 0xC0 != 0x80 { return false }
-                index += length
-            }
-            return true
+    /// What the bytes at one position hold.
+    enum Sequence: Equatable {
+        /// A well-formed sequence of this many bytes.
+        case valid(Int)
+        /// The start of a well-formed sequence that the bytes end inside.
+        case incomplete
+        /// Ill-formed: this many bytes (the maximal subpart, as Unicode counts replacements).
+        case invalid(Int)
+    }
+
+    /// The sequence at `index` (no overlongs, no surrogates, nothing above U+10FFFF).
+    @inline(__always)
+    static func sequence(in base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Sequence {
+        let lead = base[index]
+        if lead < 0x80 { return .valid(1) }
+        let length: Int
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: (length, lower) = (3, 0xA0)
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: (length, upper) = (3, 0x9F)
+        case 0xF0: (length, lower) = (4, 0x90)
+        case 0xF1...0xF3: length = 4
+        case 0xF4: (length, upper) = (4, 0x8F)
+        default: return .invalid(1)
         }
+        for offset in 1..<length {
+            guard index + offset < count else { return .incomplete }
+            let byte = base[index + offset]
+            let (low, high) = offset == 1 ? (lower, upper) : (0x80, 0xBF)
+            guard byte >= low, byte <= high else { return .invalid(offset) }
+        }
+        return .valid(length)
+    }
+
+    /// The index of the first non-ASCII byte at or after `index`, or `count`.
+    @inline(__always)
+    static func endOfASCII(in base: UnsafePointer<UInt8>, from index: Int, count: Int) -> Int {
+        var index = index
+        while index + 8 <= count, UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            index += 8
+        }
+        while index < count, base[index] < 0x80 { index += 1 }
+        return index
+    }
+
+    /// Whether `bytes` are well-formed UTF-8; with `allowingCutEnd`, a sequence the bytes end
+    /// inside counts as well-formed (the rest is still to come).
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, allowingCutEnd: Bool = false) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        while true {
+            index = endOfASCII(in: base, from: index, count: bytes.count)
+            guard index < bytes.count else { return true }
+            switch sequence(in: base, at: index, count: bytes.count) {
+            case .valid(let length): index += length
+            case .incomplete: return allowingCutEnd
+            case .invalid: return false
+            }
+        }
+    }
+
+    static func isValid(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { isValid($0) }
     }
 
     static func append(scalar: UInt32, to output: inout [UInt8]) {

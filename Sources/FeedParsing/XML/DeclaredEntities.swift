@@ -18,7 +18,7 @@ struct DeclaredEntities {
     var isEmpty: Bool { values.isEmpty }
 
     init(document: [UInt8]) {
-        guard let subset = Self.internalSubset(document) else { return }
+        guard case .subset(let subset) = Self.scanProlog(document) else { return }
         var index = subset.startIndex
         let keyword = Array("<!ENTITY".utf8)
         while let start = Self.find(keyword, in: subset, from: index) {
@@ -51,30 +51,40 @@ struct DeclaredEntities {
 
     private static let predefined: Set<[UInt8]> = Set(["amp", "lt", "gt", "quot", "apos"].map { Array($0.utf8) })
 
-    /// `[ … ]` of a `<!DOCTYPE` that comes before the root element, if any. Only the prolog
-    /// is looked at (the XML declaration, comments, processing instructions): the scan stops
-    /// at the first element, a few bytes into nearly every feed.
-    private static func internalSubset(_ document: [UInt8]) -> ArraySlice<UInt8>? {
+    /// What the prolog (the XML declaration, comments, processing instructions, a doctype)
+    /// holds, as far as the bytes so far tell.
+    enum Prolog {
+        /// The bytes end inside the prolog: more are needed to know.
+        case incomplete
+        case noInternalSubset
+        /// `[ … ]` of a `<!DOCTYPE` that comes before the root element.
+        case subset(ArraySlice<UInt8>)
+    }
+
+    /// The scan stops at the first element, a few bytes into nearly every feed.
+    static func scanProlog(_ document: [UInt8]) -> Prolog {
         let doctype = Array("<!DOCTYPE".utf8)
         var index = 0
         while let lessThan = document[index...].firstIndex(of: UInt8(ascii: "<")) {
-            guard lessThan + 1 < document.count else { return nil }
+            guard lessThan + 1 < document.count else { return .incomplete }
             let next = document[lessThan + 1]
             if next == UInt8(ascii: "?") || document[lessThan...].starts(with: Array("<!--".utf8)) {
                 // Skip a processing instruction or a comment whole.
                 let close: [UInt8] = next == UInt8(ascii: "?") ? Array("?>".utf8) : Array("-->".utf8)
-                guard let end = find(close, in: document[...], from: lessThan + 2) else { return nil }
+                guard let end = find(close, in: document[...], from: lessThan + 2) else { return .incomplete }
                 index = end + close.count
                 continue
             }
-            guard document[lessThan...].starts(with: doctype) else { return nil }
-            guard let open = document[lessThan...].firstIndex(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: ">") }),
-                document[open] == UInt8(ascii: "["),
-                let close = find(Array("]".utf8), in: document[...], from: open + 1)
-            else { return nil }
-            return document[(open + 1)..<close]
+            guard document.count - lessThan >= doctype.count else { return .incomplete }
+            guard document[lessThan...].starts(with: doctype) else { return .noInternalSubset }
+            guard let open = document[lessThan...].firstIndex(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: ">") }) else {
+                return .incomplete
+            }
+            guard document[open] == UInt8(ascii: "[") else { return .noInternalSubset }
+            guard let close = find(Array("]".utf8), in: document[...], from: open + 1) else { return .incomplete }
+            return .subset(document[(open + 1)..<close])
         }
-        return nil
+        return .incomplete
     }
 
     /// No markup and no references other than numeric character references.

@@ -57,8 +57,13 @@ final class FeedElementHandler {
     private(set) var diagnostics: [String] = []
     private var firstError: (line: Int, column: Int, message: String)?
 
-    init(limits: ParserLimits) {
+    /// Receives each entry as soon as its element closes, with the feed as read so far (its
+    /// format, and the authors Atom entries inherit, come before the entries).
+    let deliver: (ParsedEntry, ParsedFeed) -> Void
+
+    init(limits: ParserLimits, deliver: @escaping (ParsedEntry, ParsedFeed) -> Void) {
         self.limits = limits
+        self.deliver = deliver
     }
 
     // MARK: - SAX callbacks
@@ -134,8 +139,8 @@ final class FeedElementHandler {
         }
     }
 
-    /// The feed read so far, once the document has been fed in full.
-    func finish() throws -> ParsedFeed {
+    /// The feed read, once the document has been fed in full; its entries were delivered.
+    func finish() throws(FeedParseError) -> ParsedFeed {
         if let stopError { throw stopError }
         guard var result = feed else {
             if sawHTMLRoot { throw FeedParseError.notAFeed(found: "an HTML page") }

@@ -271,7 +271,7 @@ extension FeedElementHandler {
     }
 
     func finishEntry() {
-        if let finished = entry.take() { feed?.entries.append(finished) }
+        if let finished = entry.take(), let feed { deliver(finished, feed) }
         entry = nil
         entryFrameIndex = nil
     }

@@ -26,70 +26,121 @@ import Glibc
 /// - Any other `&` (bare, or an unknown name) becomes `&#38;`, so the text shows what was written.
 /// - A `<` not followed by a name, `/`, `!` or `?` (`x < y`) becomes `&#60;`: libxml2's push
 ///   parser would otherwise stop there and lose the rest of the feed.
-enum LexicalRepair {
+///
+/// It runs on a document as it arrives, chunk by chunk; the result does not depend on where
+/// the chunks are cut.
+struct LexicalRepair {
+    private var declared: DeclaredEntities
+    /// Inside a CDATA section or a comment that an earlier chunk opened: its terminator.
+    private var skippingTo: [UInt8]?
+
+    /// Bytes after a `&` or `<` that decide what it is; one closer than this to the end of a
+    /// chunk waits for the next chunk.
+    static let lookahead = 40
+
+    /// - Parameter declared: the entities the document's prolog declares.
+    init(declared: DeclaredEntities) {
+        self.declared = declared
+    }
+
     /// The rewritten document, or `nil` when nothing needed to change.
     static func rewrite(_ input: [UInt8]) -> [UInt8]? {
-        var declared = DeclaredEntities(document: input)
-        return input.withUnsafeBufferPointer { source -> [UInt8]? in
-            guard let base = source.baseAddress, source.count > 0 else { return nil }
-            var output: [UInt8] = []
-            var copiedUpTo = 0
-            var position = 0
-            let count = source.count
-            var nextAmpersand = find(UInt8(ascii: "&"), in: base, from: 0, count: count)
-            var nextLessThan = find(UInt8(ascii: "<"), in: base, from: 0, count: count)
-            while position < count {
-                if nextAmpersand < position { nextAmpersand = find(UInt8(ascii: "&"), in: base, from: position, count: count) }
-                if nextLessThan < position { nextLessThan = find(UInt8(ascii: "<"), in: base, from: position, count: count) }
-                let index = min(nextAmpersand, nextLessThan)
-                guard index < count else { break }
-                let reference: Reference
-                if index == nextLessThan {
-                    reference = classifyMarkup(base, at: index, count: count)
-                } else {
-                    reference = classify(base, at: index, count: count, declared: &declared)
-                }
-                if case .keep(let length) = reference {
-                    position = index + length
-                    continue
-                }
-                if output.isEmpty { output.reserveCapacity(count + count / 8 + 16) }
-                output.append(contentsOf: UnsafeBufferPointer(start: base + copiedUpTo, count: index - copiedUpTo))
-                switch reference {
-                case .replace(let scalar, let length):
-                    appendCharacterReference(scalar, to: &output)
-                    position = index + length
-                case .literalAmpersand:
-                    output.append(contentsOf: Self.escapedAmpersand)
-                    position = index + 1
-                case .literalLessThan:
-                    output.append(contentsOf: Self.escapedLessThan)
-                    position = index + 1
-                case .expand(let value, let length):
-                    output.append(contentsOf: value)
-                    position = index + length
-                case .keep:
-                    break
-                }
-                copiedUpTo = position
+        var repair = LexicalRepair(declared: DeclaredEntities(document: input))
+        var output: [UInt8] = []
+        let changed = input.withUnsafeBufferPointer { repair.repair($0, isLast: true, into: &output).changed }
+        return changed ? output : nil
+    }
+
+    /// Repairs what it can of `input`. When `changed`, the repaired bytes were appended to
+    /// `output`; otherwise `input`'s first `used` bytes need no change and nothing was appended.
+    /// A reference or markup start too near the end of a chunk that is not the last is not
+    /// used: it comes again at the start of the next.
+    mutating func repair(
+        _ source: UnsafeBufferPointer<UInt8>, isLast: Bool, into output: inout [UInt8]
+    ) -> (used: Int, changed: Bool) {
+        guard let base = source.baseAddress, source.count > 0 else { return (0, false) }
+        let count = source.count
+        var copiedUpTo = 0
+        var position = 0
+        var changed = false
+        if let terminator = skippingTo {
+            guard let end = Self.end(of: terminator, in: base, from: 0, count: count) else {
+                return (isLast ? count : max(0, count - terminator.count + 1), false)
             }
-            guard copiedUpTo > 0 else { return nil }
-            output.append(contentsOf: UnsafeBufferPointer(start: base + copiedUpTo, count: count - copiedUpTo))
-            return output
+            skippingTo = nil
+            position = end
         }
+        var nextAmpersand = Self.find(UInt8(ascii: "&"), in: base, from: position, count: count)
+        var nextLessThan = Self.find(UInt8(ascii: "<"), in: base, from: position, count: count)
+        var used = count
+        while position < count {
+            if nextAmpersand < position { nextAmpersand = Self.find(UInt8(ascii: "&"), in: base, from: position, count: count) }
+            if nextLessThan < position { nextLessThan = Self.find(UInt8(ascii: "<"), in: base, from: position, count: count) }
+            let index = min(nextAmpersand, nextLessThan)
+            guard index < count else { break }
+            if !isLast, index + Self.lookahead > count {
+                used = index
+                break
+            }
+            let reference: Reference
+            if index == nextLessThan {
+                reference = classifyMarkup(base, at: index, count: count, isLast: isLast)
+            } else {
+                reference = Self.classify(base, at: index, count: count, declared: &declared)
+            }
+            if case .keep(let length) = reference {
+                position = index + length
+                if position >= count, skippingTo != nil {
+                    // An unfinished section: hold back what could be the start of its terminator.
+                    used = max(index + 1, count - (skippingTo?.count ?? 1) + 1)
+                }
+                continue
+            }
+            if !changed {
+                changed = true
+                output.reserveCapacity(output.count + count + count / 8 + 16)
+            }
+            output.append(contentsOf: UnsafeBufferPointer(start: base + copiedUpTo, count: index - copiedUpTo))
+            switch reference {
+            case .replace(let scalar, let length):
+                Self.appendCharacterReference(scalar, to: &output)
+                position = index + length
+            case .literalAmpersand:
+                output.append(contentsOf: Self.escapedAmpersand)
+                position = index + 1
+            case .literalLessThan:
+                output.append(contentsOf: Self.escapedLessThan)
+                position = index + 1
+            case .expand(let value, let length):
+                output.append(contentsOf: value)
+                position = index + length
+            case .keep:
+                break
+            }
+            copiedUpTo = position
+        }
+        used = min(used, count)
+        if changed {
+            output.append(contentsOf: UnsafeBufferPointer(start: base + copiedUpTo, count: used - copiedUpTo))
+        }
+        return (used, changed)
     }
 
     /// A `<`: CDATA sections and comments are skipped whole; a `<` that cannot start markup
     /// (`x < y`, `<3`) becomes text, because libxml2's push parser stops at it.
-    private static func classifyMarkup(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Reference {
+    private mutating func classifyMarkup(_ base: UnsafePointer<UInt8>, at index: Int, count: Int, isLast: Bool) -> Reference {
         guard index + 1 < count else { return .literalLessThan }
         let next = base[index + 1]
         if next == UInt8(ascii: "!") {
-            if starts(cdataOpen, in: base, at: index, count: count) {
-                return .keep(length: end(of: cdataClose, in: base, from: index + cdataOpen.count, count: count) - index)
-            }
-            if starts(commentOpen, in: base, at: index, count: count) {
-                return .keep(length: end(of: commentClose, in: base, from: index + commentOpen.count, count: count) - index)
+            for (open, close) in [(Self.cdataOpen, Self.cdataClose), (Self.commentOpen, Self.commentClose)]
+            where Self.starts(open, in: base, at: index, count: count) {
+                guard let end = Self.end(of: close, in: base, from: index + open.count, count: count) else {
+                    // Unfinished here: the rest of the chunk is inside it, and so is what follows
+                    // until its terminator (at the end of the document: all of it).
+                    if !isLast { skippingTo = close }
+                    return .keep(length: count - index)
+                }
+                return .keep(length: end - index)
             }
             return .keep(length: 2)
         }
@@ -203,8 +254,8 @@ enum LexicalRepair {
         index + prefix.count <= count && memcmp(base + index, prefix, prefix.count) == 0
     }
 
-    /// Index just after the next `terminator` at or after `from`, or the end of the document.
-    private static func end(of terminator: [UInt8], in base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
+    /// Index just after the next `terminator` at or after `from`, if there is one.
+    private static func end(of terminator: [UInt8], in base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int? {
         var position = from
         let last = count - terminator.count
         while position <= last {
@@ -213,7 +264,7 @@ enum LexicalRepair {
             if memcmp(base + hit, terminator, terminator.count) == 0 { return hit + terminator.count }
             position = hit + 1
         }
-        return count
+        return nil
     }
 
     /// Index of the next `byte` at or after `from`, or `count` when there is none.

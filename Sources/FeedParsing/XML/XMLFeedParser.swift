@@ -16,9 +16,15 @@ import Foundation
 ///   what it likes, nothing is ever stored, loaded (no XXE) or expanded (no billion laughs).
 /// - ``LexicalRepair`` has already turned every named reference into a numeric one, so
 ///   substituting entities (`replaceEntities`) only ever decodes character references.
-enum XMLFeedParser {
+///
+/// Fed as the document arrives: the prolog is held until its internal DTD subset (if any) is
+/// known, ``LexicalRepair`` holds back at most a few bytes, and libxml2 keeps only what it
+/// has not parsed yet, so a large feed is never in memory whole.
+final class XMLFeedParser {
     /// Bytes handed to libxml2 per call: bounds libxml2's own input buffer on large feeds.
     static let chunkSize = 64 * 1024
+    /// A prolog longer than this is not waited for: its declared entities are not expanded.
+    static let prologLimit = 1 << 20
 
     /// libxml2 must be initialised once before parsers run on several threads.
     private static let initialised: Bool = {
@@ -26,39 +32,96 @@ enum XMLFeedParser {
         return true
     }()
 
-    static func parse(utf8 document: [UInt8], limits: ParserLimits) throws -> ParsedFeed {
-        _ = initialised
-        let rewritten = LexicalRepair.rewrite(document) ?? document
-        let handler = FeedElementHandler(limits: limits)
-        var sax = makeSAXHandler()
-        let unmanaged = Unmanaged.passRetained(handler)
-        defer { unmanaged.release() }
+    private let handler: FeedElementHandler
+    private let unmanaged: Unmanaged<FeedElementHandler>
+    private let context: xmlParserCtxtPtr
+    /// `nil` until the prolog is known.
+    private var repair: LexicalRepair?
+    /// Bytes received and not yet given to libxml2 (the prolog, or what the repair held back).
+    private var held: [UInt8] = []
+    private var repaired: [UInt8] = []
+    private var terminated = false
+
+    /// - Parameter deliver: called with each entry as its element closes.
+    init(limits: ParserLimits, deliver: @escaping (ParsedEntry, ParsedFeed) -> Void) throws(FeedParseError) {
+        _ = Self.initialised
+        handler = FeedElementHandler(limits: limits, deliver: deliver)
+        unmanaged = Unmanaged.passRetained(handler)
+        var sax = Self.makeSAXHandler()
         guard let context = xmlCreatePushParserCtxt(&sax, unmanaged.toOpaque(), nil, 0, nil) else {
+            unmanaged.release()
             throw FeedParseError.unreadable(line: 0, column: 0, reason: "libxml2 could not create a parser")
         }
-        defer {
-            if let myDoc = context.pointee.myDoc { xmlFreeDoc(myDoc) }
-            xmlFreeParserCtxt(context)
-        }
+        self.context = context
         let options = XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue
             | XML_PARSE_NOCDATA.rawValue
         xmlCtxtUseOptions(context, Int32(options))
         xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8)
         feedmill_xmlSetReplaceEntities(context, 1)
         handler.context = context
+    }
 
-        rewritten.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            repeat {
-                let length = min(chunkSize, buffer.count - offset)
-                let isLast = offset + length >= buffer.count
-                let start = UnsafeRawPointer(buffer.baseAddress.map { $0 + offset })?.assumingMemoryBound(to: CChar.self)
-                xmlParseChunk(context, start, Int32(length), isLast ? 1 : 0)
-                offset += length
-                if handler.stopError != nil || context.pointee.disableSAX != 0 && handler.feed == nil { break }
-            } while offset < buffer.count
+    deinit {
+        if let myDoc = context.pointee.myDoc { xmlFreeDoc(myDoc) }
+        xmlFreeParserCtxt(context)
+        unmanaged.release()
+    }
+
+    /// libxml2 stopped reading: the rest of the document would change nothing.
+    var isStopped: Bool {
+        handler.stopError != nil || context.pointee.disableSAX != 0 && handler.feed == nil
+    }
+
+    /// Parses the next UTF-8 bytes of the document (`isLast`: the end of it).
+    func append(_ utf8: UnsafeBufferPointer<UInt8>, isLast: Bool) {
+        guard !terminated else { return }
+        if repair == nil {
+            held.append(contentsOf: utf8)
+            if !isLast, held.count < Self.prologLimit, case .incomplete = DeclaredEntities.scanProlog(held) { return }
+            repair = LexicalRepair(declared: DeclaredEntities(document: held))
+        } else if !held.isEmpty {
+            held.append(contentsOf: utf8)
+        } else {
+            repairAndParse(utf8, isLast: isLast)
+            return
         }
+        let input = held
+        held = []
+        input.withUnsafeBufferPointer { repairAndParse($0, isLast: isLast) }
+    }
+
+    /// The feed, once the whole document has been appended.
+    func finish() throws(FeedParseError) -> ParsedFeed {
+        if !terminated { append(UnsafeBufferPointer(start: nil, count: 0), isLast: true) }
         return try handler.finish()
+    }
+
+    private func repairAndParse(_ input: UnsafeBufferPointer<UInt8>, isLast: Bool) {
+        repaired.removeAll(keepingCapacity: true)
+        let (used, changed) = repair!.repair(input, isLast: isLast, into: &repaired)
+        if used < input.count { held = Array(input[used...]) }
+        if changed {
+            repaired.withUnsafeBufferPointer { parse($0, isLast: isLast) }
+        } else {
+            parse(UnsafeBufferPointer(rebasing: input[..<used]), isLast: isLast)
+        }
+        if repaired.capacity > 4 * Self.chunkSize { repaired = [] }
+    }
+
+    private func parse(_ buffer: UnsafeBufferPointer<UInt8>, isLast: Bool) {
+        var offset = 0
+        repeat {
+            if isStopped {
+                terminated = true
+                return
+            }
+            let length = min(Self.chunkSize, buffer.count - offset)
+            let end = isLast && offset + length >= buffer.count
+            let start = UnsafeRawPointer(buffer.baseAddress.map { $0 + offset })?.assumingMemoryBound(to: CChar.self)
+            xmlParseChunk(context, start, Int32(length), end ? 1 : 0)
+            offset += length
+        } while offset < buffer.count
+        if isLast { terminated = true }
     }
 
     private static func makeSAXHandler() -> xmlSAXHandler {

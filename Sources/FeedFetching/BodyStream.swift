@@ -1,0 +1,93 @@
+import FeedBasics
+
+/// Takes a feed's body as it arrives, so that it is never held whole: the update step parses,
+/// normalises and stores each entry as soon as its bytes are in.
+///
+/// Started only for the final, successful (2xx) response, and only once the body has
+/// outgrown ``BodyStream/holdLimit`` or has ended; a body that ends smaller and hashes the
+/// same as last time is reported not modified without the consumer ever seeing it. After a
+/// failed or not-modified fetch, what was consumed must be thrown away by the caller.
+public protocol FetchBodyConsumer: AnyObject {
+    /// The body begins. `finalURL` is where it comes from (after redirects), `status` its
+    /// (2xx) status, `contentType` the response's `Content-Type`.
+    func start(finalURL: String, status: Int, contentType: String?)
+    /// The next bytes, decompressed. Returning `false` stops the transfer (the consumer has
+    /// seen enough to know the rest would change nothing).
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool
+}
+
+/// The final response's body on its way from libcurl: counted against the size cap (in
+/// decompressed bytes), hashed, and held (without a consumer, or up to ``holdLimit``) or
+/// handed on to the consumer.
+final class BodyStream {
+    /// A body up to this size is held before the consumer starts: most feeds are smaller, and
+    /// one that hashes the same as last time then costs no parse. Concurrency × this bounds
+    /// what transfers hold.
+    static let holdLimit = 256 << 10
+
+    let limit: Int
+    let consumer: FetchBodyConsumer?
+    /// A recording keeps the whole body as well as streaming it.
+    let keepsWhole: Bool
+    /// Bytes not handed to a consumer (with `keepsWhole`, all of them).
+    private(set) var held: [UInt8] = []
+    private(set) var count = 0
+    private(set) var exceededLimit = false
+    /// The consumer refused more.
+    private(set) var stoppedByConsumer = false
+    private var started = false
+    private var hasher = SHA256()
+    private var origin: (finalURL: String, status: Int, contentType: String?)?
+
+    init(limit: Int, consumer: FetchBodyConsumer?, keepsWhole: Bool = false) {
+        self.limit = limit
+        self.consumer = consumer
+        self.keepsWhole = keepsWhole
+    }
+
+    /// Where the body comes from; set when its headers are in.
+    func begin(finalURL: String, status: Int, contentType: String?) {
+        origin = (finalURL, status, contentType)
+    }
+
+    /// Bytes accepted, or `false` to stop the transfer.
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard count + bytes.count <= limit else {
+            exceededLimit = true
+            return false
+        }
+        count += bytes.count
+        hasher.update(bytes)
+        guard let consumer, started || count > Self.holdLimit else {
+            held.append(contentsOf: bytes)
+            return true
+        }
+        if !started { startConsumer(consumer) }
+        if keepsWhole { held.append(contentsOf: bytes) }
+        guard consumer.receive(bytes) else {
+            stoppedByConsumer = true
+            return false
+        }
+        return true
+    }
+
+    /// SHA-256 (hex) of the whole body. Call once, at its end.
+    func digest() -> String {
+        let finished = hasher
+        return SHA256.hex(finished.finalize())
+    }
+
+    /// Hands the consumer what it has not seen yet, starting it if the body stayed small.
+    func flush() {
+        guard let consumer, !started else { return }
+        startConsumer(consumer)
+    }
+
+    private func startConsumer(_ consumer: FetchBodyConsumer) {
+        started = true
+        consumer.start(finalURL: origin?.finalURL ?? "", status: origin?.status ?? 200, contentType: origin?.contentType)
+        let early = held
+        if !keepsWhole { held = [] }
+        if !early.isEmpty, !early.withUnsafeBytes({ consumer.receive($0) }) { stoppedByConsumer = true }
+    }
+}

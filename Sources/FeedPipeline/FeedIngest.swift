@@ -1,0 +1,130 @@
+import FeedFetching
+import FeedModel
+import FeedNormalization
+import FeedParsing
+import FeedStorage
+import Foundation
+
+/// One feed's body on its way into the feed's database while it downloads: bytes → parser
+/// → each entry normalised → written in the feed's one transaction. Nothing holds the feed
+/// whole, and the transaction commits only once the fetch has succeeded and the document
+/// has been read to its end (``finish(_:)``); anything else rolls it back (``cancel()``).
+///
+/// The database is opened at the first entry, so a body that is no feed at all never opens
+/// it; a file this ingest had to create is removed again when the feed fails.
+final class FeedIngest: FetchBodyConsumer {
+    private let feed: CatalogFeed
+    private let path: String
+    private let now: Int64
+    private let retention: Retention
+    private let dryRun: Bool
+    private var parser: FeedStreamParser?
+    private var normalizer = EntryNormalizer(feedURL: nil)
+    private var database: FeedDatabase?
+    private var upsert: FeedUpsert?
+    private var createdFile = false
+    /// Entries counted instead of stored: a dry run for a feed without a healthy database.
+    private var counted = 0
+    private var storageFailure: StorageError?
+    private var status = 200
+
+    init(feed: CatalogFeed, path: String, now: Int64, retention: Retention, dryRun: Bool) {
+        (self.feed, self.path, self.now, self.retention, self.dryRun) = (feed, path, now, retention, dryRun)
+    }
+
+    deinit { cancel() }
+
+    func start(finalURL: String, status: Int, contentType: String?) {
+        self.status = status
+        normalizer = EntryNormalizer(feedURL: finalURL)
+        parser = FeedStreamParser(charset: FetchResponse.charset(ofContentType: contentType)) { [unowned self] entry, feed in
+            store(entry, of: feed)
+        }
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let parser, storageFailure == nil else { return false }
+        parser.append(bytes)
+        return storageFailure == nil && !parser.isStopped
+    }
+
+    /// After a fetch that brought a body: reads the document to its end and commits.
+    /// - Returns: the event for the catalog, and the run report's outcome when stored.
+    func finish(_ response: FetchResponse) -> (event: FeedEvent, outcome: FeedReport.Outcome?) {
+        guard let parser else { return (.failed(kind: .notAFeed, message: FeedParseError.empty.description, status: response.status, retryAfter: nil), nil) }
+        let parsed: ParsedFeed
+        do {
+            parsed = try parser.finish()
+        } catch {
+            cancel()
+            return (.failed(kind: .notAFeed, message: error.description, status: response.status, retryAfter: nil), nil)
+        }
+        do throws(StorageError) {
+            if let storageFailure { throw storageFailure }
+            let summary = try openUpsert()?.commit() ?? UpsertSummary(inserted: counted)
+            createdFile = false
+            let header = FeedNormalizer.header(parsed, feedURL: response.finalURL)
+            return (.fetched(response, header), dryRun ? .wouldUpdate(summary) : .updated(summary))
+        } catch {
+            cancel()
+            return (Self.event(for: error, status: response.status), nil)
+        }
+    }
+
+    /// After a fetch that failed: why, when this ingest is the reason it stopped (the document
+    /// is not a feed, or its database could not take it). Rolls back either way.
+    func failureThatStoppedTheTransfer() -> FeedEvent? {
+        defer { cancel() }
+        if let storageFailure { return Self.event(for: storageFailure, status: status) }
+        guard let parser, parser.isStopped else { return nil }
+        do {
+            _ = try parser.finish()
+            return nil
+        } catch {
+            return .failed(kind: .notAFeed, message: error.description, status: status, retryAfter: nil)
+        }
+    }
+
+    /// Throws away whatever was written; removes the file if this ingest created it.
+    func cancel() {
+        upsert?.cancel()
+        upsert = nil
+        database = nil
+        if createdFile {
+            createdFile = false
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    private func store(_ parsedEntry: ParsedEntry, of parsedFeed: ParsedFeed) {
+        guard storageFailure == nil, let entry = normalizer.normalize(parsedEntry, in: parsedFeed) else { return }
+        do throws(StorageError) {
+            guard let upsert = try openUpsert() else {
+                counted += 1
+                return
+            }
+            try upsert.add(entry)
+        } catch {
+            storageFailure = error
+        }
+    }
+
+    /// The feed's transaction, opened at the first use; `nil` in a dry run without a healthy file.
+    private func openUpsert() throws(StorageError) -> FeedUpsert? {
+        if let upsert { return upsert }
+        let condition = FeedDatabaseFile.condition(of: path)
+        if dryRun, condition != .healthy { return nil }
+        let database = try FeedDatabase(path: path, identity: feed.identity)
+        createdFile = condition == .missing
+        let upsert = try database.beginUpsert(now: now, retention: retention, writes: !dryRun)
+        (self.database, self.upsert) = (database, upsert)
+        return upsert
+    }
+
+    /// A damaged or foreign file is set aside; any other storage failure is the feed's.
+    private static func event(for error: StorageError, status: Int?) -> FeedEvent {
+        error.kind != .other
+            ? .databaseSetAside(message: error.message)
+            : .failed(kind: .storage, message: error.description, status: status, retryAfter: nil)
+    }
+}

@@ -1,0 +1,90 @@
+import FeedModel
+import GRDB
+
+/// Writes one feed's entries as they arrive, in one transaction: a feed streamed from the
+/// network is stored entry by entry and never held whole, and still commits whole or not at
+/// all (``cancel()``, an error, or the process dying leaves the file as it was).
+///
+/// Each entry is compared with its stored row before anything is written, so an unchanged
+/// entry costs no write; the transaction is deferred, so a feed in which nothing changed
+/// never takes the write lock and leaves the file byte-identical. Only the ids seen are
+/// remembered (and, when a ``Retention`` limits the feed, every row's age, as it needs).
+public final class FeedUpsert {
+    private let database: FeedDatabase
+    private let now: Int64
+    private let retention: Retention
+    /// `false` for a preview: everything is planned and counted, nothing written.
+    private let writes: Bool
+    private let changeSequence: Int64
+    private var listed: Set<String> = []
+    private var ages: [(id: String, pubdate: Int64, firstSeen: Int64)] = []
+    private var summary = UpsertSummary()
+    private var isOpen = true
+
+    init(database: FeedDatabase, now: Int64, retention: Retention, writes: Bool) throws(StorageError) {
+        (self.database, self.now, self.retention, self.writes) = (database, now, retention, writes)
+        changeSequence = try database.access("reading items") { db in
+            try db.beginTransaction(.deferred)
+            return try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(change_seq), 0) + 1 FROM items") ?? 1
+        }
+        guard !retention.keepsEverything else { return }
+        ages = try database.access("reading items") { db in
+            try Row.fetchAll(db, sql: "SELECT id, pubdate_unix_time, first_seen_unix_time FROM items").map {
+                (id: $0[0], pubdate: $0[1] ?? 0, firstSeen: $0[2] ?? 0)
+            }
+        }
+    }
+
+    deinit { cancel() }
+
+    /// Stores one entry (counts it, in a preview). An id the document already gave is skipped:
+    /// normalisation makes ids unique, but a repeat must never fail the feed's transaction.
+    public func add(_ entry: Entry) throws(StorageError) {
+        guard isOpen, listed.insert(entry.id).inserted else { return }
+        let row = StoredEntry(entry, now: now)
+        let (writes, changeSequence) = (self.writes, self.changeSequence)
+        let stored: Row? = try database.access(writes ? "writing items" : "reading items") { db in
+            let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT content_hash FROM items WHERE id = ?"), arguments: [row.id])
+            switch stored {
+            case nil where writes: try row.insert(db, changeSequence: changeSequence)
+            case let found? where writes && found[0] as String? != row.contentHash: try row.update(db, changeSequence: changeSequence)
+            default: break
+            }
+            return stored
+        }
+        switch stored {
+        case nil:
+            summary.inserted += 1
+            if !retention.keepsEverything { ages.append((row.id, entry.pubdate ?? now, now)) }
+        case let found? where found[0] as String? == row.contentHash:
+            summary.unchanged += 1
+        default:
+            summary.updated += 1
+        }
+    }
+
+    /// Removes what the ``Retention`` no longer keeps and commits (a preview rolls back).
+    public func commit() throws(StorageError) -> UpsertSummary {
+        guard isOpen else { return summary }
+        let removals = retention.expired(ages, listed: listed, now: now)
+        summary.removed = removals.count
+        let writes = self.writes
+        try database.access(writes ? "writing items" : "reading items") { db in
+            if writes {
+                for id in removals { try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?").execute(arguments: [id]) }
+                try db.commit()
+            } else {
+                try db.rollback()
+            }
+        }
+        isOpen = false
+        return summary
+    }
+
+    /// Leaves the file as it was before the first ``add(_:)``. Harmless once committed.
+    public func cancel() {
+        guard isOpen else { return }
+        isOpen = false
+        try? database.access("rolling back") { db in if db.isInsideTransaction { try db.rollback() } }
+    }
+}

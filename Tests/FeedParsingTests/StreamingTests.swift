@@ -1,0 +1,162 @@
+import FeedModel
+import Foundation
+import Testing
+
+@testable import FeedParsing
+
+/// A feed read as its bytes arrive must be exactly the feed read at once, wherever the chunks
+/// are cut: in the middle of a character, a reference, a CDATA terminator, the prolog.
+@Suite("Streaming: chunk boundaries change nothing")
+struct StreamingTests {
+    /// Reads `bytes` through ``FeedStreamParser`` in chunks of the given sizes (cycled).
+    static func streamed(_ bytes: [UInt8], chunks: [Int], charset: String? = nil) -> Result<ParsedFeed, FeedParseError> {
+        var entries: [ParsedEntry] = []
+        let parser = FeedStreamParser(charset: charset) { entry, _ in entries.append(entry) }
+        var offset = 0
+        var turn = 0
+        bytes.withUnsafeBytes { buffer in
+            while offset < buffer.count {
+                let length = min(chunks[turn % chunks.count], buffer.count - offset)
+                parser.append(UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + length)]))
+                offset += length
+                turn += 1
+            }
+        }
+        do {
+            var feed = try parser.finish()
+            feed.entries = entries
+            return .success(feed)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func whole(_ bytes: [UInt8], charset: String? = nil) -> Result<ParsedFeed, FeedParseError> {
+        Result { () throws(FeedParseError) in try FeedParser.parse(bytes, charset: charset) }
+    }
+
+    static let examples: [String] = {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Examples/feeds").standardized
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted().map { directory.appendingPathComponent($0).path }
+    }()
+
+    /// Documents built to put every construct that is held back across a boundary.
+    static let hostile: [(name: String, bytes: [UInt8])] = {
+        let item = """
+            <item><title>caf\u{E9} &amp; cr\u{E8}me &eacute;t&eacute; &#x2014; &#151; &#X41; &bogus; a < b <3</title>
+            <description><![CDATA[<p>one ]] two ]]] three</p>]]></description>
+            <!-- a comment -- with -> inside --><guid>g-\u{1F600}</guid>
+            <link>https://example.com/&amp;x=1&y=2</link><author>&declared;</author></item>
+            """
+        let doctype = "<!DOCTYPE rss [<!ENTITY declared \"Declared &#169; Name\">]>"
+        let rss = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\(doctype)<rss version=\"2.0\"><channel><title>T</title>"
+            + String(repeating: item, count: 40) + "</channel></rss>"
+        var latin1: [UInt8] = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss><channel>".utf8)
+        for index in 0..<300 { latin1 += Array("<item><title>n\(index) caf".utf8) + [0xE9, 0x93, 0x94] + Array("</title></item>".utf8) }
+        latin1 += Array("</channel></rss>".utf8)
+        // Valid UTF-8 first, then a byte that is not: a mixed document.
+        var mixed: [UInt8] = Array("<rss><channel><item><title>caf\u{E9}</title></item>".utf8)
+        mixed += Array(String(repeating: "<item><title>x</title></item>", count: 200).utf8)
+        mixed += Array("<item><title>caf".utf8) + [0xE9] + Array("</title></item></channel></rss>".utf8)
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><title>\u{E9}\u{1F600}</title><id>x</id></entry></feed>".utf16 {
+            utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        let koi8: [UInt8] = Array("<?xml version=\"1.0\" encoding=\"KOI8-R\"?><rss><channel><item><title>".utf8)
+            + [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4] + Array("</title></item></channel></rss>".utf8)
+        let json = "{\"version\":\"https://jsonfeed.org/version/1.1\",\"title\":\"J\",\"items\":["
+            + (0..<50).map { "{\"id\":\"\($0)\",\"title\":\"caf\u{E9} \($0)\",\"content_html\":\"<p>x</p>\"}" }.joined(separator: ",") + "]}"
+        let unclosedCDATA = "<rss><channel><item><title>a</title><description><![CDATA[never closed " + String(repeating: "]", count: 70)
+        return [
+            ("entities, CDATA, comments, a declared entity", Array(rss.utf8)),
+            ("ISO-8859-1 label, windows-1252 bytes", latin1),
+            ("UTF-8, then a stray Latin-1 byte", mixed),
+            ("UTF-16 with a byte-order mark", utf16),
+            ("KOI8-R", koi8),
+            ("UTF-8 byte-order mark", [0xEF, 0xBB, 0xBF] + Array(rss.utf8)),
+            ("JSON Feed", Array(json.utf8)),
+            ("a CDATA section never closed", Array(unclosedCDATA.utf8)),
+            ("an HTML page", Array("<!doctype html><html><body><p>no feed</p></body></html>".utf8)),
+            ("white space only", Array("   \n\t ".utf8)),
+            ("neither XML nor JSON", Array("hello".utf8)),
+        ]
+    }()
+
+    @Test(arguments: [[1], [2], [3], [7], [39, 41], [64 * 1024], [5, 4096, 1, 300]])
+    func hostileDocumentsReadTheSameInAnyChunks(chunks: [Int]) {
+        for (name, bytes) in Self.hostile {
+            #expect(Self.streamed(bytes, chunks: chunks) == Self.whole(bytes), "\(name), chunks of \(chunks)")
+        }
+    }
+
+    @Test func theExampleFeedsReadTheSameInAnyChunks() throws {
+        #expect(Self.examples.count >= 9)
+        for path in Self.examples {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            for chunks in [[1], [13], [4096], [Int.random(in: 1...9000), Int.random(in: 1...50)]] {
+                #expect(Self.streamed(bytes, chunks: chunks) == Self.whole(bytes), "\(path), chunks of \(chunks)")
+            }
+        }
+    }
+
+    @Test func randomSoupReadsTheSameInRandomChunks() {
+        let pieces = [
+            "<rss><channel>", "<item>", "</item>", "<title>", "</title>", "&amp;", "&nbsp;", "&#233;", "&#x1F600;", "&", "<", " < ",
+            "<![CDATA[", "]]>", "<!--", "-->", "é", "\u{1F600}", "text ", "<description>", "</description>", "<p>", "</channel></rss>",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            var document = "<rss><channel><item><title>"
+            for _ in 0..<Int.random(in: 1...60, using: &generator) { document += pieces.randomElement(using: &generator)! }
+            var bytes = Array(document.utf8)
+            if Bool.random(using: &generator) { bytes.insert(UInt8.random(in: 0x80...0xFF, using: &generator), at: Int.random(in: 0...bytes.count)) }
+            let chunks = (0..<3).map { _ in Int.random(in: 1...50, using: &generator) }
+            #expect(Self.streamed(bytes, chunks: chunks) == Self.whole(bytes), "\(bytes) in chunks of \(chunks)")
+        }
+    }
+
+    @Test func entriesArriveBeforeTheDocumentEnds() throws {
+        let head = Array("<rss><channel><title>T</title><item><title>first</title></item>".utf8)
+        var seen: [String] = []
+        let parser = FeedStreamParser(charset: nil) { entry, feed in
+            seen.append(entry.title?.value ?? "")
+            #expect(feed.format == .rss)
+        }
+        head.withUnsafeBytes { parser.append($0) }
+        // The first 200 bytes are held until the encoding is known; libxml2 reports an end tag
+        // once it sees what follows it.
+        Array(String(repeating: " ", count: 400).utf8).withUnsafeBytes { parser.append($0) }
+        #expect(seen == ["first"])
+        Array("<item><title>second</title></item></channel></rss>".utf8).withUnsafeBytes { parser.append($0) }
+        #expect(try parser.finish().title?.value == "T")
+        #expect(seen == ["first", "second"])
+    }
+
+    @Test func aDocumentPastALimitStopsTheStream() {
+        let parser = FeedStreamParser(charset: nil, limits: ParserLimits(maxDepth: 8)) { _, _ in }
+        let deep = "<rss><channel><item><description>" + String(repeating: "<x>", count: 20)
+        Array(deep.utf8).withUnsafeBytes { parser.append($0) }
+        Array(String(repeating: " ", count: 400).utf8).withUnsafeBytes { parser.append($0) }
+        #expect(parser.isStopped)
+        #expect(throws: FeedParseError.tooDeep(limit: 8, line: 1)) { try parser.finish() }
+    }
+
+    @Test func aMixedDocumentKeepsItsUTF8AndReadsTheStrayBytesAsWindows1252() throws {
+        // The encoding is decided on the 4 KiB from the first non-ASCII byte: valid UTF-8 there.
+        let filler = String(repeating: "<item><title>plain</title></item>", count: 200)
+        let bytes: [UInt8] = Array("<rss><channel><item><title>caf\u{E9}</title></item>\(filler)<item><title>".utf8)
+            + [0x93, 0xE9, 0x94] + Array("</title></item></channel></rss>".utf8)
+        let feed = try FeedParser.parse(bytes)
+        #expect(feed.entries.first?.title?.value == "caf\u{E9}")
+        #expect(feed.entries.last?.title?.value == "\u{201C}\u{E9}\u{201D}")
+        #expect(feed.encoding == "UTF-8")
+        #expect(feed.diagnostics.contains { $0.contains("3 byte(s) not valid UTF-8") })
+    }
+
+    @Test func bytesThatAreNotUTF8NearTheFirstNonASCIIByteDecideTheLabelsEncoding() throws {
+        let bytes: [UInt8] = Array("<rss><channel><item><title>caf\u{E9} ".utf8) + [0x93, 0x94] + Array("</title></item></channel></rss>".utf8)
+        let feed = try FeedParser.parse(bytes, charset: "iso-8859-1")
+        #expect(feed.entries.first?.title?.value == "caf\u{C3}\u{A9} \u{201C}\u{201D}")
+        #expect(feed.encoding == "windows-1252")
+    }
+}
