@@ -48,7 +48,9 @@ public struct HTMLSanitizer: Sendable {
         guard trimmed.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">") }) else {
             return String(decoding: trimmed, as: UTF8.self)
         }
-        var writer = SanitizedHTMLWriter(sanitizer: self, capacity: trimmed.count)
+        // Escaping can make the output a little longer than the input: room for that up front,
+        // so a megabyte entry is not copied into a buffer twice its size.
+        var writer = SanitizedHTMLWriter(sanitizer: self, capacity: trimmed.count + trimmed.count / 8 + 64)
         trimmed.withUnsafeBufferPointer { HTMLTokenizer.tokenize($0, into: &writer) }
         writer.closeAll()
         return String(decoding: writer.output[...].trimmingASCIIWhitespace(), as: UTF8.self)

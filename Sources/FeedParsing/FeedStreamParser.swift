@@ -13,7 +13,7 @@ public final class FeedStreamParser {
         /// The first bytes that are not white space have not arrived yet.
         case sniffing
         case xml(XMLFeedParser, htmlPage: Bool)
-        /// JSON Feed is read when complete (``JSONFeedParser``); these are its bytes so far.
+        /// JSON Feed, its items cut out as they complete (``JSONFeedStream``, in `json`).
         case json
         case rejected(FeedParseError)
     }
@@ -27,6 +27,7 @@ public final class FeedStreamParser {
     private var decoder: StreamingDecoder
     private var format = Format.sniffing
     private var decoded: [UInt8] = []
+    private var json = JSONFeedStream()
     private var finished = false
 
     /// - Parameters:
@@ -46,7 +47,8 @@ public final class FeedStreamParser {
         switch format {
         case .rejected: return true
         case .xml(let parser, _): return parser.isStopped
-        case .sniffing, .json: return false
+        case .json: return json.invalid != nil
+        case .sniffing: return false
         }
     }
 
@@ -66,17 +68,7 @@ public final class FeedStreamParser {
         case .rejected(let error):
             throw error
         case .json:
-            do {
-                feed = try JSONFeedParser.parse(utf8: decoded)
-            } catch let error as FeedParseError {
-                throw error
-            } catch {
-                throw FeedParseError.unreadable(line: 1, column: 1, reason: "\(error)")
-            }
-            decoded = []
-            let entries = feed.entries
-            feed.entries = []
-            for entry in entries { deliver(entry, feed) }
+            feed = try json.finish()
         case .xml(let parser, let htmlPage):
             do {
                 feed = try parser.finish()
@@ -118,9 +110,14 @@ public final class FeedStreamParser {
         case .xml(let parser, _):
             decoded.withUnsafeBufferPointer { parser.append($0, isLast: isLast) }
             decoded = []
+        case .json:
+            let items = decoded.withUnsafeBufferPointer { json.append($0) }
+            decoded.removeAll(keepingCapacity: true)
+            let feed = ParsedFeed(format: .json)
+            for item in items { deliver(JSONFeedParser.entry(item), feed) }
         case .rejected:
             decoded = []
-        case .sniffing, .json:
+        case .sniffing:
             break
         }
     }

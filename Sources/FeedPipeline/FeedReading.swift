@@ -17,16 +17,9 @@ public struct ReadFeed: Sendable {
 public enum FeedReading {
     /// - Parameter baseURL: what relative links resolve against (the URL fetched, in the end).
     public static func read(_ bytes: consuming [UInt8], charset: String?, baseURL: String?) throws(FeedParseError) -> ReadFeed {
-        let parsed: ParsedFeed
-        do {
-            // `consume`: the body is freed once parsed, not when normalising ends (peak memory
-            // at high concurrency is bodies in flight).
-            parsed = try FeedParser.parse(consume bytes, charset: charset)
-        } catch let error as FeedParseError {
-            throw error
-        } catch {
-            throw .unreadable(line: 0, column: 0, reason: "\(error)")
-        }
+        // `consume`: the body is freed once parsed, not when normalising ends (peak memory
+        // at high concurrency is bodies in flight).
+        let parsed = try FeedParser.parse(consume bytes, charset: charset)
         let version = parsed.version
         let encoding = parsed.encoding
         // The normaliser consumes the parsed entries one by one: peak memory per feed stays low.

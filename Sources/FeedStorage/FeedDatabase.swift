@@ -47,6 +47,10 @@ public final class FeedDatabase {
         configuration.busyMode = .timeout(10)
         // ``FeedUpsert`` keeps its transaction open across calls while a feed streams in.
         configuration.allowsUnsafeTransactions = true
+        // A feed's transaction streams through the page cache: 512 KiB (SQLite's default is
+        // 2 MiB) is plenty for a write that touches each page once, and is what a 16 MB feed
+        // costs in memory instead of four times that.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -512") }
         queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: path, configuration: configuration) }
         if condition == .missing || condition == .empty {
             try StorageError.wrap(path, "creating") { try queue.write { db in try FeedDatabaseSchema.createCurrent(db, stamping: identity) } }

@@ -11,6 +11,8 @@ struct StoredEntry {
 
     var id: String { entry.id }
 
+    private static let separator: [UInt8] = [0x1F]
+
     init(_ entry: Entry, now: Int64) {
         self.entry = entry
         self.now = now
@@ -18,7 +20,14 @@ struct StoredEntry {
             entry.title, entry.summary, entry.permalink ?? "", entry.pubdate.map(String.init) ?? "",
             entry.updated.map(String.init) ?? "", entry.author ?? "", entry.idSource.rawValue,
         ]
-        contentHash = SHA256.hexDigest(fields.joined(separator: "\u{1F}"))
+        // The fields joined by U+001F, hashed piece by piece: joining them first copied every
+        // summary once more (a megabyte for a full-text entry) only to hash it.
+        var hasher = SHA256()
+        for (index, field) in fields.enumerated() {
+            if index > 0 { hasher.update(Self.separator) }
+            hasher.update(field)
+        }
+        contentHash = SHA256.hex(hasher.finalize())
     }
 
     /// Prepared once per connection (GRDB's statement cache), not once per row: preparing was

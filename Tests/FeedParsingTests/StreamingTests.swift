@@ -132,6 +132,29 @@ struct StreamingTests {
         #expect(seen == ["first", "second"])
     }
 
+    @Test func jsonFeedItemsArriveAsEachCompletes() throws {
+        var seen: [String] = []
+        let parser = FeedStreamParser(charset: nil) { entry, feed in
+            seen.append(entry.nativeID ?? "")
+            #expect(feed.format == .json)
+        }
+        let head = "{\"version\":\"https://jsonfeed.org/version/1.1\",\"items\":[{\"id\":\"a\",\"title\":\"} ] \\\" {\"},"
+        Array((head + String(repeating: " ", count: 300)).utf8).withUnsafeBytes { parser.append($0) }
+        #expect(seen == ["a"])
+        Array("{\"id\":\"b\"}, 3, {\"id\":7}],\"title\":\"After\"}".utf8).withUnsafeBytes { parser.append($0) }
+        let feed = try parser.finish()
+        #expect(seen == ["a", "b", "7"])
+        #expect(feed.title?.value == "After")
+    }
+
+    @Test func jsonThatBreaksHalfWayIsNoFeed() {
+        let parser = FeedStreamParser(charset: nil) { _, _ in }
+        let broken = "{\"version\":\"https://jsonfeed.org/version/1\",\"items\":[{\"id\":\"a\"},{\"id\": nope}]}"
+        Array((broken + String(repeating: " ", count: 300)).utf8).withUnsafeBytes { parser.append($0) }
+        #expect(parser.isStopped)
+        #expect(throws: FeedParseError.self) { try parser.finish() }
+    }
+
     @Test func aDocumentPastALimitStopsTheStream() {
         let parser = FeedStreamParser(charset: nil, limits: ParserLimits(maxDepth: 8)) { _, _ in }
         let deep = "<rss><channel><item><description>" + String(repeating: "<x>", count: 20)

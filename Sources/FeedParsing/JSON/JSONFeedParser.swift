@@ -4,7 +4,7 @@ import Foundation
 
 /// Reads JSON Feed into the same ``ParsedFeed`` shape the XML formats produce.
 enum JSONFeedParser {
-    static func parse(utf8: [UInt8]) throws -> ParsedFeed {
+    static func parse(utf8: [UInt8]) throws(FeedParseError) -> ParsedFeed {
         let document: JSONFeedDocument
         do {
             document = try JSONDecoder().decode(JSONFeedDocument.self, from: Data(utf8))
@@ -31,7 +31,7 @@ enum JSONFeedParser {
         return number.contains(".") ? number : number + ".0"
     }
 
-    private static func entry(_ item: JSONFeedItem) -> ParsedEntry {
+    static func entry(_ item: JSONFeedItem) -> ParsedEntry {
         var entry = ParsedEntry()
         entry.nativeID = item.id?.trimmed
         entry.guidIsPermaLink = false
@@ -58,7 +58,7 @@ enum JSONFeedParser {
         return entry
     }
 
-    private static func describe(_ error: Error) -> String {
+    static func describe(_ error: Error) -> String {
         if case DecodingError.dataCorrupted(let context) = error {
             return context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription
         }
