@@ -13,6 +13,7 @@ let package = Package(
                 "CFuzzMain",
                 .product(name: "FeedParsing", package: "Feedmill"),
                 .product(name: "FeedNormalization", package: "Feedmill"),
+                .product(name: "FeedModel", package: "Feedmill"),
             ],
             // The entry point comes from CFuzzMain, which runs libFuzzer's driver.
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]

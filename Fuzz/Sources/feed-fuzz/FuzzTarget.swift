@@ -1,3 +1,4 @@
+import FeedModel
 import FeedNormalization
 import FeedParsing
 
@@ -9,7 +10,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let charset: String? = bytes.first.map { $0 & 1 == 0 ? nil : "iso-8859-1" } ?? nil
-    if let parsed = try? FeedParser.parse(bytes, charset: charset) {
+    let whole = Result { () throws(FeedParseError) in try FeedParser.parse(bytes, charset: charset) }
+    // The same bytes arriving in chunks (sizes taken from the input) must read the same.
+    precondition(streamed(bytes, charset: charset) == whole, "chunk boundaries change nothing")
+    if let parsed = try? whole.get() {
         let normalized = FeedNormalizer.normalize(parsed, feedURL: "https://fuzz.example/feed/index.xml")
         // Touch every stored field, so nothing is optimised away.
         var total = normalized.title.utf8.count
@@ -26,4 +30,23 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     precondition(sanitizer.sanitize(html: once) == once, "sanitising twice changes nothing")
     _ = try? OPMLParser.parse(bytes)
     return 0
+}
+
+/// `bytes` through ``FeedStreamParser`` in chunks of 1 to 64 bytes, sizes drawn from the bytes.
+private func streamed(_ bytes: [UInt8], charset: String?) -> Result<ParsedFeed, FeedParseError> {
+    var entries: [ParsedEntry] = []
+    let parser = FeedStreamParser(charset: charset) { entry, _ in entries.append(entry) }
+    var offset = 0
+    bytes.withUnsafeBytes { buffer in
+        while offset < buffer.count {
+            let length = min(Int(buffer[offset] & 63) + 1, buffer.count - offset)
+            parser.append(UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + length)]))
+            offset += length
+        }
+    }
+    return Result { () throws(FeedParseError) in
+        var feed = try parser.finish()
+        feed.entries = entries
+        return feed
+    }
 }
