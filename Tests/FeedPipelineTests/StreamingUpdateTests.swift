@@ -48,8 +48,10 @@ struct StreamingUpdateTests {
         _ = try harness.update()
         let before = try #require(harness.fileBytes(harness.databasePath(id)))
 
-        // The same URL now answers slowly with changed entries: 64 KiB every 0.1 s, cut off at 1 s.
-        server.override("/f.xml", try Self.response(Self.largeFeed(tag: "v2"), chunkSize: 65_536, chunkDelay: 0.1))
+        // The same URL now sends 400 KB of changed entries (past what is held before parsing
+        // starts), then stalls; the fetch is cut off at 1 s. (libcurl checks its timeout when
+        // the socket runs dry, so the stall, not a slow trickle, makes this deterministic.)
+        server.override("/f.xml", try Self.response(Self.largeFeed(tag: "v2"), chunkSize: 400_000, chunkDelay: 5))
         harness.tuneFetch = { $0.totalTimeout = 1 }
         harness.now += 7_200
         let report = try harness.update(.feeds([id]))
