@@ -31,6 +31,25 @@ struct StreamingTests {
         }
     }
 
+    static func streamedExact(_ bytes: [UInt8], sizes: [Int], charset: String?) -> Result<ParsedFeed, FeedParseError> {
+        var entries: [ParsedEntry] = []
+        let parser = FeedStreamParser(charset: charset) { entry, _ in entries.append(entry) }
+        var offset = 0
+        bytes.withUnsafeBytes { buffer in
+            for size in sizes {
+                parser.append(UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + size)]))
+                offset += size
+            }
+        }
+        do {
+            var feed = try parser.finish()
+            feed.entries = entries
+            return .success(feed)
+        } catch {
+            return .failure(error)
+        }
+    }
+
     static func whole(_ bytes: [UInt8], charset: String? = nil) -> Result<ParsedFeed, FeedParseError> {
         Result { () throws(FeedParseError) in try FeedParser.parse(bytes, charset: charset) }
     }

@@ -11,8 +11,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let charset: String? = bytes.first.map { $0 & 1 == 0 ? nil : "iso-8859-1" } ?? nil
     let whole = Result { () throws(FeedParseError) in try FeedParser.parse(bytes, charset: charset) }
-    // The same bytes arriving in chunks (sizes taken from the input) must read the same.
-    precondition(streamed(bytes, charset: charset) == whole, "chunk boundaries change nothing")
+    // The same bytes arriving in chunks (sizes taken from the input) must read the same. Only
+    // the diagnostics may differ: after a fatal error, how many more libxml2 reports depends
+    // on where its push parser's chunks end (a fuzz finding: 3 against 29, same entries).
+    precondition(
+        streamed(bytes, charset: charset).map(withoutDiagnostics) == whole.map(withoutDiagnostics), "chunk boundaries change nothing")
     if let parsed = try? whole.get() {
         let normalized = FeedNormalizer.normalize(parsed, feedURL: "https://fuzz.example/feed/index.xml")
         // Touch every stored field, so nothing is optimised away.
@@ -49,4 +52,10 @@ private func streamed(_ bytes: [UInt8], charset: String?) -> Result<ParsedFeed, 
         feed.entries = entries
         return feed
     }
+}
+
+private func withoutDiagnostics(_ feed: ParsedFeed) -> ParsedFeed {
+    var feed = feed
+    feed.diagnostics = []
+    return feed
 }
