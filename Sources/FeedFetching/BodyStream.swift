@@ -31,7 +31,7 @@ final class BodyStream {
     let keepsWhole: Bool
     /// Bytes not handed to a consumer (with `keepsWhole`, all of them).
     private(set) var held: [UInt8] = []
-    private(set) var count = 0
+    private var count = 0
     private(set) var exceededLimit = false
     /// The consumer refused more.
     private(set) var stoppedByConsumer = false

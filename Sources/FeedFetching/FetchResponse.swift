@@ -45,13 +45,6 @@ public struct FetchResponse: Sendable, Equatable {
         self.duration = 0
     }
 
-    /// Hands over the body and empties it here, so a large body can be freed as soon as the
-    /// caller is done with it rather than when the whole response goes.
-    public mutating func takeBody() -> [UInt8] {
-        defer { body = [] }
-        return body
-    }
-
     /// Every hop was a 301 or 308 (and there was at least one): the caller may move the
     /// feed's URL once it has seen this several runs in a row.
     public var movedPermanently: Bool {

@@ -20,7 +20,7 @@ final class FeedIngest: FetchBodyConsumer {
     private let dryRun: Bool
     private var parser: FeedStreamParser?
     private var normalizer = EntryNormalizer(feedURL: nil)
-    private var database: FeedDatabase?
+    /// Keeps the feed's database open while it lives.
     private var upsert: FeedUpsert?
     private var createdFile = false
     /// Entries counted instead of stored: a dry run for a feed without a healthy database.
@@ -51,13 +51,13 @@ final class FeedIngest: FetchBodyConsumer {
     /// After a fetch that brought a body: reads the document to its end and commits.
     /// - Returns: the event for the catalog, and the run report's outcome when stored.
     func finish(_ response: FetchResponse) -> (event: FeedEvent, outcome: FeedReport.Outcome?) {
-        guard let parser else { return (.failed(kind: .notAFeed, message: FeedParseError.empty.description, status: response.status, retryAfter: nil), nil) }
+        guard let parser else { return (Self.notAFeed(.empty, status: response.status), nil) }
         let parsed: ParsedFeed
         do {
             parsed = try parser.finish()
         } catch {
             cancel()
-            return (.failed(kind: .notAFeed, message: error.description, status: response.status, retryAfter: nil), nil)
+            return (Self.notAFeed(error, status: response.status), nil)
         }
         do throws(StorageError) {
             if let storageFailure { throw storageFailure }
@@ -81,7 +81,7 @@ final class FeedIngest: FetchBodyConsumer {
             _ = try parser.finish()
             return nil
         } catch {
-            return .failed(kind: .notAFeed, message: error.description, status: status, retryAfter: nil)
+            return Self.notAFeed(error, status: status)
         }
     }
 
@@ -89,7 +89,6 @@ final class FeedIngest: FetchBodyConsumer {
     func cancel() {
         upsert?.cancel()
         upsert = nil
-        database = nil
         if createdFile {
             createdFile = false
             try? FileManager.default.removeItem(atPath: path)
@@ -116,9 +115,12 @@ final class FeedIngest: FetchBodyConsumer {
         if dryRun, condition != .healthy { return nil }
         let database = try FeedDatabase(path: path, identity: feed.identity)
         createdFile = condition == .missing
-        let upsert = try database.beginUpsert(now: now, retention: retention, writes: !dryRun)
-        (self.database, self.upsert) = (database, upsert)
+        upsert = try database.beginUpsert(now: now, retention: retention, writes: !dryRun)
         return upsert
+    }
+
+    private static func notAFeed(_ error: FeedParseError, status: Int?) -> FeedEvent {
+        .failed(kind: .notAFeed, message: error.description, status: status, retryAfter: nil)
     }
 
     /// A damaged or foreign file is set aside; any other storage failure is the feed's.

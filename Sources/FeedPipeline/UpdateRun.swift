@@ -130,7 +130,6 @@ public final class UpdateRun: Sendable {
                 (outcome.response.bytesReceived, outcome.response.duration, outcome.response.status)
             switch outcome {
             case .gone(let response):
-                ingest.cancel()
                 event = .gone(response)
             case .notModified(let response):
                 // A body that hashed as last time's may have been read in part: thrown away.

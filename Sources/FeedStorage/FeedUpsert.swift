@@ -43,24 +43,30 @@ public final class FeedUpsert {
         guard isOpen, listed.insert(entry.id).inserted else { return }
         let row = StoredEntry(entry, now: now)
         let (writes, changeSequence) = (self.writes, self.changeSequence)
-        let stored: Row? = try database.access(writes ? "writing items" : "reading items") { db in
+        let change = try database.access(writes ? "writing items" : "reading items") { db -> Change in
             let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT content_hash FROM items WHERE id = ?"), arguments: [row.id])
-            switch stored {
-            case nil where writes: try row.insert(db, changeSequence: changeSequence)
-            case let found? where writes && found[0] as String? != row.contentHash: try row.update(db, changeSequence: changeSequence)
+            let change: Change = stored.map { $0[0] as String? == row.contentHash ? .unchanged : .update } ?? .insert
+            switch change {
+            case .insert where writes: try row.insert(db, changeSequence: changeSequence)
+            case .update where writes: try row.update(db, changeSequence: changeSequence)
             default: break
             }
-            return stored
+            return change
         }
-        switch stored {
-        case nil:
+        switch change {
+        case .insert:
             summary.inserted += 1
             if !retention.keepsEverything { ages.append((row.id, entry.pubdate ?? now, now)) }
-        case let found? where found[0] as String? == row.contentHash:
+        case .unchanged:
             summary.unchanged += 1
-        default:
+        case .update:
             summary.updated += 1
         }
+    }
+
+    /// What an entry is to the stored rows.
+    private enum Change {
+        case insert, update, unchanged
     }
 
     /// Removes what the ``Retention`` no longer keeps and commits (a preview rolls back).
