@@ -18,8 +18,9 @@ import Foundation
 ///   substituting entities (`replaceEntities`) only ever decodes character references.
 ///
 /// Fed as the document arrives: the prolog is held until its internal DTD subset (if any) is
-/// known, ``LexicalRepair`` holds back at most a few bytes, and libxml2 keeps only what it
-/// has not parsed yet, so a large feed is never in memory whole.
+/// known, ``LexicalRepair`` holds back at most a few bytes, at most one 64 KiB slice waits
+/// to be given to libxml2, and libxml2 keeps only what it has not parsed yet, so a large
+/// feed is never in memory whole.
 final class XMLFeedParser {
     /// Bytes handed to libxml2 per call: bounds libxml2's own input buffer on large feeds.
     static let chunkSize = 64 * 1024
@@ -40,6 +41,9 @@ final class XMLFeedParser {
     /// Bytes received and not yet given to libxml2 (the prolog, or what the repair held back).
     private var held: [UInt8] = []
     private var repaired: [UInt8] = []
+    /// Repaired bytes not yet given to libxml2: less than a slice, or a whole one waiting for
+    /// a byte after it (``parse(_:isLast:)``).
+    private var staged: [UInt8] = []
     private var terminated = false
 
     /// - Parameter deliver: called with each entry as its element closes.
@@ -108,20 +112,41 @@ final class XMLFeedParser {
         if repaired.capacity > 4 * Self.chunkSize { repaired = [] }
     }
 
+    /// Hands libxml2 the document in the same slices however it arrived: `chunkSize` bytes
+    /// from the start, each given once a byte after it is in, and the rest with the end. Its
+    /// recovery from broken markup depends on where its chunks end, so slices that followed
+    /// the network's packets read a broken document differently from one fetch to the next.
     private func parse(_ buffer: UnsafeBufferPointer<UInt8>, isLast: Bool) {
+        if staged.isEmpty {
+            let given = giveSlices(of: buffer, isLast: isLast)
+            staged.append(contentsOf: buffer[given...])
+        } else {
+            staged.append(contentsOf: buffer)
+            let given = staged.withUnsafeBufferPointer { giveSlices(of: $0, isLast: isLast) }
+            staged.removeFirst(given)
+        }
+    }
+
+    /// Gives libxml2 every whole slice with a byte after it (at the end, everything, the last
+    /// slice marked so); returns how many bytes it gave (or dropped, once libxml2 stopped).
+    private func giveSlices(of buffer: UnsafeBufferPointer<UInt8>, isLast: Bool) -> Int {
         var offset = 0
-        repeat {
+        while isLast || buffer.count - offset > Self.chunkSize {
             if isStopped {
                 terminated = true
-                return
+                return buffer.count
             }
             let length = min(Self.chunkSize, buffer.count - offset)
-            let end = isLast && offset + length >= buffer.count
+            let end = isLast && offset + length == buffer.count
             let start = UnsafeRawPointer(buffer.baseAddress.map { $0 + offset })?.assumingMemoryBound(to: CChar.self)
             xmlParseChunk(context, start, Int32(length), end ? 1 : 0)
             offset += length
-        } while offset < buffer.count
-        if isLast { terminated = true }
+            if end {
+                terminated = true
+                break
+            }
+        }
+        return offset
     }
 
     private static func makeSAXHandler() -> xmlSAXHandler {
