@@ -10,27 +10,16 @@ import Testing
 struct StreamingTests {
     /// Reads `bytes` through ``FeedStreamParser`` in chunks of the given sizes (cycled).
     static func streamed(_ bytes: [UInt8], chunks: [Int], charset: String? = nil) -> Result<ParsedFeed, FeedParseError> {
-        var entries: [ParsedEntry] = []
-        let parser = FeedStreamParser(charset: charset) { entry, _ in entries.append(entry) }
+        var sizes: [Int] = []
         var offset = 0
-        var turn = 0
-        bytes.withUnsafeBytes { buffer in
-            while offset < buffer.count {
-                let length = min(chunks[turn % chunks.count], buffer.count - offset)
-                parser.append(UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + length)]))
-                offset += length
-                turn += 1
-            }
+        while offset < bytes.count {
+            sizes.append(min(chunks[sizes.count % chunks.count], bytes.count - offset))
+            offset += sizes.last!
         }
-        do {
-            var feed = try parser.finish()
-            feed.entries = entries
-            return .success(feed)
-        } catch {
-            return .failure(error)
-        }
+        return streamedExact(bytes, sizes: sizes, charset: charset)
     }
 
+    /// Reads `bytes` through ``FeedStreamParser`` in chunks of exactly these sizes.
     static func streamedExact(_ bytes: [UInt8], sizes: [Int], charset: String?) -> Result<ParsedFeed, FeedParseError> {
         var entries: [ParsedEntry] = []
         let parser = FeedStreamParser(charset: charset) { entry, _ in entries.append(entry) }
