@@ -99,7 +99,7 @@ public struct FetchScheduler: Sendable {
 
     /// The host a URL's connection goes to, lowercased; the whole URL when it has none.
     static func hostKey(_ url: String) -> String {
-        URLComponents(string: url)?.host?.lowercased() ?? url
+        URLHost.of(url) ?? url
     }
 }
 

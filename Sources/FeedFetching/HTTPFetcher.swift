@@ -227,7 +227,7 @@ public final class HTTPFetcher {
     /// the proxy would resolve and connect to it: refused as a direct connection would be.
     /// Names are resolved by the proxy, out of Feedmill's sight (see the README).
     static func refusedThroughProxy(_ url: String, policy: NetworkPolicy) -> String? {
-        guard !policy.allowPrivateNetworks, let host = ProxyRoute.host(of: url) else { return nil }
+        guard !policy.allowPrivateNetworks, let host = URLHost.of(url) else { return nil }
         if host == "localhost" || host.hasSuffix(".localhost") { return host }
         guard let address = IPAddress(host), !policy.permits(address) else { return nil }
         return host

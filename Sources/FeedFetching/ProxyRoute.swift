@@ -47,23 +47,12 @@ public struct ProxyRoute: Sendable, Equatable {
     public func proxy(for url: String) -> String? {
         let lowered = url.lowercased()
         let proxy = lowered.hasPrefix("https:") ? httpsProxy : (lowered.hasPrefix("http:") ? httpProxy : nil)
-        guard let proxy, let host = Self.host(of: url) else { return nil }
+        guard let proxy, let host = URLHost.of(url) else { return nil }
         for entry in noProxy {
             if entry == "*" { return nil }
             let name = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
             if host == name || host.hasSuffix("." + name) { return nil }
         }
         return proxy
-    }
-
-    /// The host of an http(s) URL, lower-cased, without brackets or port.
-    static func host(of url: String) -> String? {
-        guard let schemeEnd = url.range(of: "://") else { return nil }
-        var authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            return authority[authority.index(after: authority.startIndex)..<close].lowercased()
-        }
-        return String(authority.prefix { $0 != ":" }).lowercased()
     }
 }

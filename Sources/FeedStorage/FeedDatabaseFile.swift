@@ -38,14 +38,15 @@ public enum FeedDatabaseFile {
         default: return .unusable("is not a regular file")
         }
         let size = Int64(info.st_size)
+        // A hot journal means an interrupted write that SQLite rolls back on open: until then
+        // the size may disagree with the header, and a new file's first transaction, which
+        // writes its schema and first entries at once, may have left pages but no header yet.
+        if hasHotJournal(path) { return .healthy }
         if size == 0 { return .empty }
         guard let header = readHeader(path) else { return .unusable("cannot be read: \(String(cString: strerror(errno)))") }
         guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
             return .unusable("is not a SQLite database (\(size) bytes of something else)")
         }
-        // A hot journal means an interrupted write that SQLite rolls back on open: the size
-        // may legitimately disagree with the header until then.
-        if hasHotJournal(path) { return .healthy }
         let rawPageSize = Int64(header[16]) << 8 | Int64(header[17])
         let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
         let pageCount = header[28..<32].reduce(Int64(0)) { $0 << 8 | Int64($1) }
@@ -110,10 +111,14 @@ public enum FeedDatabaseFile {
         return Array(buffer.prefix(count))
     }
 
+    /// A regular `-journal` file that starts with SQLite's journal magic: one SQLite rolls back.
     private static func hasHotJournal(_ path: String) -> Bool {
         var info = stat()
-        return lstat(path + "-journal", &info) == 0 && info.st_size > 0
+        guard lstat(path + "-journal", &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return false }
+        return readHeader(path + "-journal")?.starts(with: journalMagic) == true
     }
+
+    private static let journalMagic: [UInt8] = [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
 
     private static func lstatExists(_ path: String) -> Bool {
         var info = stat()

@@ -25,6 +25,7 @@ public final class FeedUpsert {
         (self.database, self.now, self.retention, self.writes) = (database, now, retention, writes)
         changeSequence = try database.access("reading items") { db in
             try db.beginTransaction(.deferred)
+            try database.createPendingSchema(db)
             return try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(change_seq), 0) + 1 FROM items") ?? 1
         }
         guard !retention.keepsEverything else { return }
@@ -79,6 +80,7 @@ public final class FeedUpsert {
             if writes {
                 for id in removals { try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?").execute(arguments: [id]) }
                 try db.commit()
+                database.schemaCommitted()
             } else {
                 try db.rollback()
             }

@@ -75,6 +75,8 @@ struct StreamingTests {
         let json = "{\"version\":\"https://jsonfeed.org/version/1.1\",\"title\":\"J\",\"items\":["
             + (0..<50).map { "{\"id\":\"\($0)\",\"title\":\"caf\u{E9} \($0)\",\"content_html\":\"<p>x</p>\"}" }.joined(separator: ",") + "]}"
         let unclosedCDATA = "<rss><channel><item><title>a</title><description><![CDATA[never closed " + String(repeating: "]", count: 70)
+        let longCDATA = "<rss><channel><item><title>a</title><description><![CDATA[" + Self.longSectionText
+            + "]]></description></item><item><title>b</title><description><![CDATA[" + Self.longSectionText + " unclosed"
         return [
             ("entities, CDATA, comments, a declared entity", Array(rss.utf8)),
             ("ISO-8859-1 label, windows-1252 bytes", latin1),
@@ -84,11 +86,34 @@ struct StreamingTests {
             ("UTF-8 byte-order mark", [0xEF, 0xBB, 0xBF] + Array(rss.utf8)),
             ("JSON Feed", Array(json.utf8)),
             ("a CDATA section never closed", Array(unclosedCDATA.utf8)),
+            ("CDATA sections split in pieces, one never closed", Array(longCDATA.utf8)),
             ("an HTML page", Array("<!doctype html><html><body><p>no feed</p></body></html>".utf8)),
             ("white space only", Array("   \n\t ".utf8)),
             ("neither XML nor JSON", Array("hello".utf8)),
         ]
     }()
+
+    /// 100 KB of CDATA content with multi-byte characters and `]` everywhere, so that the
+    /// pieces ``LexicalRepair`` cuts a long section into fall next to both.
+    static let longSectionText: String = {
+        var text = "<p>"
+        while text.utf8.count < 100_000 { text += "caf\u{E9} ]] \u{1F600}] x]]" + String(text.utf8.count % 7) }
+        return text + "</p>"
+    }()
+
+    /// A long section is cut into pieces libxml2 hands on as they arrive; its text is the
+    /// section's, byte for byte, however the document arrives.
+    @Test(arguments: [[1_000_000], [4096], [39, 41]])
+    func aLongCDATASectionKeepsItsTextExactly(chunks: [Int]) throws {
+        let document = "<rss><channel><item><title>a</title><description><![CDATA[" + Self.longSectionText
+            + "]]></description></item></channel></rss>"
+        var rewritten: [UInt8] = []
+        var repair = LexicalRepair(declared: DeclaredEntities(document: []))
+        _ = Array(document.utf8).withUnsafeBufferPointer { repair.repair($0, isLast: true, into: &rewritten) }
+        #expect(String(decoding: rewritten, as: UTF8.self).components(separatedBy: "]]><![CDATA[").count >= 3, "the section is cut")
+        let feed = try Self.streamed(Array(document.utf8), chunks: chunks).get()
+        #expect(feed.entries.first?.summary?.value == Self.longSectionText)
+    }
 
     @Test(arguments: [[1], [2], [3], [7], [39, 41], [64 * 1024], [5, 4096, 1, 300]])
     func hostileDocumentsReadTheSameInAnyChunks(chunks: [Int]) {

@@ -59,8 +59,10 @@ struct StorageTests {
         let stepwise = directory.url.path + "/feed_1.sqlite", created = directory.url.path + "/feed_2.sqlite"
         // An existing empty file goes through the migrator one step at a time.
         #expect(FileManager.default.createFile(atPath: stepwise, contents: Data()))
-        _ = try FeedDatabase(path: stepwise)
-        _ = try FeedDatabase(path: created)
+        // The schema is written by the first thing that uses the file: a read in a transaction
+        // of its own, or an upsert in the upsert's.
+        _ = try FeedDatabase(path: stepwise).itemCount()
+        try FeedDatabase(path: created).upsert([], now: 5_000)
         for query in [
             "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('items') ORDER BY cid",
             "SELECT name, \"unique\" FROM pragma_index_list('items') ORDER BY name",
@@ -72,6 +74,33 @@ struct StorageTests {
             #expect(!expected.isEmpty)
             #expect(try sqlite(created, query) == expected, "\(query)")
         }
+    }
+
+    /// A new feed's schema and first entries share one transaction: one journal file created
+    /// and deleted, one round of syncs. SQLite's file change counter counts the commits.
+    @Test func aNewFeedDatabaseIsWrittenInOneCommit() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.path + "/feed_1.sqlite"
+        let database = try FeedDatabase(path: path, identity: FeedIdentity(feedID: 1, originURL: "https://site.example/feed"))
+        #expect(try database.upsert([entry("a"), entry("b")], now: 5_000) == UpsertSummary(inserted: 2))
+        let header = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)).prefix(100))
+        #expect(header[24..<28].elementsEqual([0, 0, 0, 1]), "one commit")
+        #expect(try sqlite(path, "SELECT feedid FROM feedmill_feed") == [["1"]])
+        #expect(try database.itemCount() == 2)
+    }
+
+    /// A first upsert rolled back leaves the file empty, and the next one still writes the schema.
+    @Test func aNewFileWhoseFirstUpsertIsCancelledStaysEmptyAndUsable() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.path + "/feed_1.sqlite"
+        let database = try FeedDatabase(path: path)
+        let first = try database.beginUpsert(now: 5_000)
+        try first.add(entry("a"))
+        first.cancel()
+        #expect(FeedDatabaseFile.condition(of: path) == .empty)
+        #expect(try database.upsert([entry("b")], now: 5_000) == UpsertSummary(inserted: 1))
+        #expect(try sqlite(path, "SELECT id FROM items") == [["b"]])
+        #expect(FeedDatabaseFile.condition(of: path) == .healthy)
     }
 
     @Test func upsertsInsertNewUpdateChangedAndKeepTheRest() throws {

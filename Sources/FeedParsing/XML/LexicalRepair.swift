@@ -27,12 +27,23 @@ import Glibc
 /// - A `<` not followed by a name, `/`, `!` or `?` (`x < y`) becomes `&#60;`: libxml2's push
 ///   parser would otherwise stop there and lose the rest of the feed.
 ///
+/// And one rule inside CDATA sections: a section is closed and reopened (`]]><![CDATA[`) every
+/// 32 KiB of content, at a character boundary. The text is the same, but libxml2's push parser
+/// holds an unterminated section in its input buffer until `]]>` arrives, so a 1 MB
+/// `content:encoded` cost 2 MB of buffer; in pieces it is handed on as it arrives.
+///
 /// It runs on a document as it arrives, chunk by chunk; the result does not depend on where
 /// the chunks are cut.
 struct LexicalRepair {
     private var declared: DeclaredEntities
     /// Inside a CDATA section or a comment that an earlier chunk opened: its terminator.
     private var skippingTo: [UInt8]?
+    /// Content bytes of the current CDATA section since it opened or was last split.
+    private var cdataRun = 0
+
+    /// CDATA content between two splits, at least: small enough that libxml2 finds a `]]>` in
+    /// every 64 KiB slice ``XMLFeedParser`` gives it.
+    static let cdataPiece = 32 * 1024
 
     /// Bytes after a `&` or `<` that decide what it is; one closer than this to the end of a
     /// chunk waits for the next chunk.
@@ -63,16 +74,46 @@ struct LexicalRepair {
         var copiedUpTo = 0
         var position = 0
         var changed = false
-        if let terminator = skippingTo {
-            guard let end = Self.end(of: terminator, in: base, from: 0, count: count) else {
-                return (isLast ? count : max(0, count - terminator.count + 1), false)
+        var used = count
+        func copy(upTo index: Int) {
+            if !changed {
+                changed = true
+                output.reserveCapacity(output.count + count + count / 8 + 16)
             }
-            skippingTo = nil
-            position = end
+            output.append(contentsOf: UnsafeBufferPointer(start: base + copiedUpTo, count: index - copiedUpTo))
+            copiedUpTo = index
+        }
+        /// Passes CDATA content `start..<end`, splitting the section where its run reaches
+        /// `cdataPiece`, at the next byte that starts a character.
+        func passCDATA(from start: Int, to end: Int) {
+            var start = start
+            while start < end {
+                var cut = max(start, start + Self.cdataPiece - cdataRun)
+                while cut < end, base[cut] & 0xC0 == 0x80 { cut += 1 }
+                guard cut < end else {
+                    cdataRun += end - start
+                    return
+                }
+                copy(upTo: cut)
+                output.append(contentsOf: Self.cdataSplit)
+                cdataRun = 0
+                start = cut
+            }
+        }
+        if let terminator = skippingTo {
+            let inCDATA = terminator == Self.cdataClose
+            if let end = Self.end(of: terminator, in: base, from: 0, count: count) {
+                if inCDATA { passCDATA(from: 0, to: end - terminator.count) }
+                skippingTo = nil
+                position = end
+            } else {
+                used = isLast ? count : max(0, count - terminator.count + 1)
+                if inCDATA { passCDATA(from: 0, to: used) }
+                position = count
+            }
         }
         var nextAmpersand = Self.find(UInt8(ascii: "&"), in: base, from: position, count: count)
         var nextLessThan = Self.find(UInt8(ascii: "<"), in: base, from: position, count: count)
-        var used = count
         while position < count {
             if nextAmpersand < position { nextAmpersand = Self.find(UInt8(ascii: "&"), in: base, from: position, count: count) }
             if nextLessThan < position { nextLessThan = Self.find(UInt8(ascii: "<"), in: base, from: position, count: count) }
@@ -88,36 +129,41 @@ struct LexicalRepair {
             } else {
                 reference = Self.classify(base, at: index, count: count, declared: &declared)
             }
-            if case .keep(let length) = reference {
+            switch reference {
+            case .keep(let length):
                 position = index + length
                 if position >= count, skippingTo != nil {
                     // An unfinished section: hold back what could be the start of its terminator.
                     used = max(index + 1, count - (skippingTo?.count ?? 1) + 1)
                 }
-                continue
-            }
-            if !changed {
-                changed = true
-                output.reserveCapacity(output.count + count + count / 8 + 16)
-            }
-            output.append(contentsOf: UnsafeBufferPointer(start: base + copiedUpTo, count: index - copiedUpTo))
-            switch reference {
+            case .cdata(let length, let terminated):
+                let contentStart = index + Self.cdataOpen.count
+                let contentEnd = terminated ? index + length - Self.cdataClose.count : (isLast ? count : count - Self.cdataClose.count + 1)
+                cdataRun = 0
+                passCDATA(from: contentStart, to: contentEnd)
+                position = index + length
+                if !terminated { used = contentEnd }
             case .replace(let scalar, let length):
+                copy(upTo: index)
                 Self.appendCharacterReference(scalar, to: &output)
                 position = index + length
+                copiedUpTo = position
             case .literalAmpersand:
+                copy(upTo: index)
                 output.append(contentsOf: Self.escapedAmpersand)
                 position = index + 1
+                copiedUpTo = position
             case .literalLessThan:
+                copy(upTo: index)
                 output.append(contentsOf: Self.escapedLessThan)
                 position = index + 1
+                copiedUpTo = position
             case .expand(let value, let length):
+                copy(upTo: index)
                 output.append(contentsOf: value)
                 position = index + length
-            case .keep:
-                break
+                copiedUpTo = position
             }
-            copiedUpTo = position
         }
         used = min(used, count)
         if changed {
@@ -134,13 +180,14 @@ struct LexicalRepair {
         if next == UInt8(ascii: "!") {
             for (open, close) in [(Self.cdataOpen, Self.cdataClose), (Self.commentOpen, Self.commentClose)]
             where Self.starts(open, in: base, at: index, count: count) {
+                let isCDATA = open == Self.cdataOpen
                 guard let end = Self.end(of: close, in: base, from: index + open.count, count: count) else {
                     // Unfinished here: the rest of the chunk is inside it, and so is what follows
                     // until its terminator (at the end of the document: all of it).
                     if !isLast { skippingTo = close }
-                    return .keep(length: count - index)
+                    return isCDATA ? .cdata(length: count - index, terminated: false) : .keep(length: count - index)
                 }
-                return .keep(length: end - index)
+                return isCDATA ? .cdata(length: end - index, terminated: true) : .keep(length: end - index)
             }
             return .keep(length: 2)
         }
@@ -154,6 +201,9 @@ struct LexicalRepair {
 
     private enum Reference {
         case keep(length: Int)
+        /// A CDATA section from its `<![CDATA[`: its length in this chunk, and whether its
+        /// `]]>` is in it.
+        case cdata(length: Int, terminated: Bool)
         case replace(scalar: UInt32, length: Int)
         case literalAmpersand
         case literalLessThan
@@ -247,6 +297,7 @@ struct LexicalRepair {
 
     private static let cdataOpen: [UInt8] = Array("<![CDATA[".utf8)
     private static let cdataClose: [UInt8] = Array("]]>".utf8)
+    private static let cdataSplit: [UInt8] = Array("]]><![CDATA[".utf8)
     private static let commentOpen: [UInt8] = Array("<!--".utf8)
     private static let commentClose: [UInt8] = Array("-->".utf8)
 
