@@ -23,7 +23,7 @@ public final class FeedStreamParser {
     static let sniffLength = 64
 
     private let limits: ParserLimits
-    private let deliver: (ParsedEntry, ParsedFeed) -> Void
+    private let deliver: (consuming ParsedEntry, ParsedFeed) -> Void
     private var decoder: StreamingDecoder
     private var format = Format.sniffing
     private var decoded: [UInt8] = []
@@ -34,7 +34,7 @@ public final class FeedStreamParser {
     ///   - charset: the transport's charset (`Content-Type: …; charset=`), if any.
     ///   - deliver: called with each entry, in document order, and the feed as read so far.
     public init(
-        charset: String?, limits: ParserLimits = .default, deliver: @escaping (ParsedEntry, ParsedFeed) -> Void
+        charset: String?, limits: ParserLimits = .default, deliver: @escaping (consuming ParsedEntry, ParsedFeed) -> Void
     ) {
         self.limits = limits
         self.deliver = deliver

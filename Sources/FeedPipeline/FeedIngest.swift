@@ -95,8 +95,12 @@ final class FeedIngest: FetchBodyConsumer {
         }
     }
 
-    private func store(_ parsedEntry: ParsedEntry, of parsedFeed: ParsedFeed) {
-        guard storageFailure == nil, let entry = normalizer.normalize(parsedEntry, in: parsedFeed) else { return }
+    private func store(_ parsedEntry: consuming ParsedEntry, of parsedFeed: ParsedFeed) {
+        guard storageFailure == nil else { return }
+        let normalized = normalizer.normalize(parsedEntry, in: parsedFeed)
+        // The parsed text is let go before the write, which copies the normalised one again.
+        _ = consume parsedEntry
+        guard let entry = normalized else { return }
         do throws(StorageError) {
             guard let upsert = try openUpsert() else {
                 counted += 1

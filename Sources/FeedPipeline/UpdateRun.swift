@@ -26,6 +26,43 @@ public final class UpdateRun: Sendable {
     ) throws(PipelineError) -> RunReport {
         let started = ContinuousClock.now
         let now = configuration.clock()
+        let (selected, conditions, collected) = try choose(selection, now: now, dryRun: dryRun, progress: progress)
+        let requests = zip(selected, conditions).map { request(for: $0, condition: $1) }
+        var scheduler = FetchScheduler(
+            configuration: configuration.fetch, concurrency: configuration.concurrency,
+            perHostLimit: configuration.perHostLimit)
+        scheduler.deadline = configuration.deadline.map { started + .milliseconds(Int64($0 * 1000)) }
+        let unstarted = scheduler.fetchEach(requests) { [self] index, fetch in
+            let report = update(selected[index], fetch: fetch, now: now, dryRun: dryRun)
+            let done = collected.add(report)
+            progress?(report, done, collected.total)
+        }
+        if !dryRun, !selected.isEmpty {
+            // Only layout changes: a failure here loses nothing, so it is not the run's failure.
+            try? catalog.compact()
+        }
+        let elapsed = ContinuousClock.now - started
+        var stoppedBy: StopCause?
+        if let signal = configuration.fetch.stop?.raisedBy {
+            stoppedBy = .signal(signal)
+        } else if !unstarted.isEmpty {
+            stoppedBy = .deadline
+        }
+        return RunReport(
+            feeds: collected.reports,
+            duration: elapsed.inSeconds,
+            notStarted: unstarted.map { selected[$0].feedID },
+            stoppedBy: stoppedBy)
+    }
+
+    /// The feeds to fetch, with their files' conditions, and the collector their reports go to
+    /// (which already holds those of feeds whose damaged files were set aside instead). The
+    /// whole catalog is read here and let go before the fetching starts: a copy of every
+    /// feed's record per step of the choice stayed alive for the whole run.
+    private func choose(
+        _ selection: FeedSelection, now: Int64, dryRun: Bool,
+        progress: (@Sendable (_ feed: FeedReport, _ done: Int, _ total: Int) -> Void)?
+    ) throws(PipelineError) -> (feeds: [CatalogFeed], conditions: [FeedFileCondition], collected: ReportCollector) {
         let feeds: [CatalogFeed]
         do {
             feeds = try catalog.feeds()
@@ -53,33 +90,7 @@ public final class UpdateRun: Sendable {
                 conditions.append(condition)
             }
         }
-        let selected = fetchable
-        let requests = zip(selected, conditions).map { request(for: $0, condition: $1) }
-        var scheduler = FetchScheduler(
-            configuration: configuration.fetch, concurrency: configuration.concurrency,
-            perHostLimit: configuration.perHostLimit)
-        scheduler.deadline = configuration.deadline.map { started + .milliseconds(Int64($0 * 1000)) }
-        let unstarted = scheduler.fetchEach(requests) { [self] index, fetch in
-            let report = update(selected[index], fetch: fetch, now: now, dryRun: dryRun)
-            let done = collected.add(report)
-            progress?(report, done, chosen.count)
-        }
-        if !dryRun, !selected.isEmpty {
-            // Only layout changes: a failure here loses nothing, so it is not the run's failure.
-            try? catalog.compact()
-        }
-        let elapsed = ContinuousClock.now - started
-        var stoppedBy: StopCause?
-        if let signal = configuration.fetch.stop?.raisedBy {
-            stoppedBy = .signal(signal)
-        } else if !unstarted.isEmpty {
-            stoppedBy = .deadline
-        }
-        return RunReport(
-            feeds: collected.reports,
-            duration: elapsed.inSeconds,
-            notStarted: unstarted.map { selected[$0].feedID },
-            stoppedBy: stoppedBy)
+        return (fetchable, conditions, collected)
     }
 
     /// Why a feed's database must be set aside, if it must: it is not a usable file, or it is

@@ -45,8 +45,12 @@ public final class FeedUpsert {
         let row = StoredEntry(entry, now: now)
         let (writes, changeSequence) = (self.writes, self.changeSequence)
         let change = try database.access(writes ? "writing items" : "reading items") { db -> Change in
-            let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT content_hash FROM items WHERE id = ?"), arguments: [row.id])
-            let change: Change = stored.map { $0[0] as String? == row.contentHash ? .unchanged : .update } ?? .insert
+            let lookup = try db.cachedStatement(sql: "SELECT content_hash FROM items WHERE id = ?")
+            let change: Change
+            switch try DirectStatement.firstRow(lookup, [.text(row.id)], in: db) {
+            case nil: change = .insert
+            case .some(let stored): change = stored == row.contentHash ? .unchanged : .update
+            }
             switch change {
             case .insert where writes: try row.insert(db, changeSequence: changeSequence)
             case .update where writes: try row.update(db, changeSequence: changeSequence)

@@ -31,25 +31,28 @@ struct StoredEntry {
     }
 
     /// Prepared once per connection (GRDB's statement cache), not once per row: preparing was
-    /// a fifth of a cold run's instructions.
+    /// a fifth of a cold run's instructions. Bound in place (``DirectStatement``).
     func insert(_ db: Database, changeSequence: Int64) throws {
-        try db.cachedStatement(
+        let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO items (id, title, summary, pubdate_unix_time, permalink, updated_unix_time, author,
                     first_seen_unix_time, pubdate_is_first_seen, id_source, content_hash, change_seq)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
-        ).execute(
-            arguments: [
-                entry.id, entry.title, entry.summary, entry.pubdate ?? now, entry.permalink, entry.updated, entry.author,
-                now, entry.pubdate == nil ? 1 : 0, entry.idSource.rawValue, contentHash, changeSequence,
-            ])
+        )
+        try DirectStatement.execute(
+            statement,
+            [
+                .text(entry.id), .text(entry.title), .text(entry.summary), .integer(entry.pubdate ?? now), .init(entry.permalink),
+                .init(entry.updated), .init(entry.author), .integer(now), .integer(entry.pubdate == nil ? 1 : 0),
+                .text(entry.idSource.rawValue), .text(contentHash), .integer(changeSequence),
+            ], in: db)
     }
 
     /// Rewrites a changed entry. An undated entry keeps the pubdate it was first given; a row
     /// from before Feedmill (no first-seen time) gets `now` as its first-seen time.
     func update(_ db: Database, changeSequence: Int64) throws {
-        try db.cachedStatement(
+        let statement = try db.cachedStatement(
             sql: """
                 UPDATE items SET title = ?, summary = ?, permalink = ?, updated_unix_time = ?, author = ?,
                     id_source = ?, content_hash = ?, change_seq = ?,
@@ -58,10 +61,13 @@ struct StoredEntry {
                     first_seen_unix_time = IFNULL(first_seen_unix_time, ?)
                 WHERE id = ?
                 """
-        ).execute(
-            arguments: [
-                entry.title, entry.summary, entry.permalink, entry.updated, entry.author, entry.idSource.rawValue,
-                contentHash, changeSequence, entry.pubdate, entry.pubdate, entry.pubdate, now, entry.id,
-            ])
+        )
+        try DirectStatement.execute(
+            statement,
+            [
+                .text(entry.title), .text(entry.summary), .init(entry.permalink), .init(entry.updated), .init(entry.author),
+                .text(entry.idSource.rawValue), .text(contentHash), .integer(changeSequence), .init(entry.pubdate),
+                .init(entry.pubdate), .init(entry.pubdate), .integer(now), .text(entry.id),
+            ], in: db)
     }
 }

@@ -36,6 +36,34 @@ struct StorageTests {
         #expect(FileManager.default.contents(atPath: path) == bytes)
     }
 
+    /// Text is bound in place (``DirectStatement``): what is read back must be what was given,
+    /// empty, megabyte-long and multi-byte alike, and a row from before Feedmill (no hash) is
+    /// rewritten, not taken for unchanged.
+    @Test func textIsStoredExactlyAndRowsWithoutAHashAreRewritten() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.path + "/feed_1.sqlite"
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: """
+                CREATE TABLE items (id TEXT PRIMARY KEY, title TEXT, summary TEXT, pubdate_unix_time INTEGER);
+                INSERT INTO items VALUES ('old', 'Old', 'S', 900);
+                """)
+        }
+        let large = String(repeating: "caf\u{E9} \u{1F600} <p>x</p>", count: 60_000)
+        let database = try FeedDatabase(path: path)
+        let entries = [
+            Entry(id: "empty", idSource: .native, permalink: nil, title: "", summary: "", pubdate: nil, updated: nil, author: ""),
+            Entry(id: "large", idSource: .native, permalink: "https://site.example/\u{E9}", title: "T", summary: large, pubdate: 7, updated: 8, author: "A"),
+            entry("old", title: "Old"),
+        ]
+        #expect(try database.upsert(entries, now: 5_000) == UpsertSummary(inserted: 2, updated: 1))
+        let rows = try sqlite(path, "SELECT id, title, summary, permalink, author, updated_unix_time FROM items ORDER BY id")
+        #expect(rows[0] == ["empty", "", "", nil, "", nil])
+        #expect(rows[1] == ["large", "T", large, "https://site.example/\u{E9}", "A", "8"])
+        #expect(rows[2][0] == "old" && rows[2][2] == "S")
+        #expect(try sqlite(path, "SELECT COUNT(*) FROM items WHERE content_hash IS NULL") == [["0"]])
+        #expect(try database.upsert(entries, now: 6_000) == UpsertSummary(unchanged: 3))
+    }
+
     /// z_rss added `PermaLink` in that case and compared column names case-insensitively.
     @Test func aDatabaseWithPermaLinkInAnotherCaseIsAdoptedNotRejected() throws {
         let directory = try TemporaryDirectory()

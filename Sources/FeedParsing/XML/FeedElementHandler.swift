@@ -59,9 +59,9 @@ final class FeedElementHandler {
 
     /// Receives each entry as soon as its element closes, with the feed as read so far (its
     /// format, and the authors Atom entries inherit, come before the entries).
-    let deliver: (ParsedEntry, ParsedFeed) -> Void
+    let deliver: (consuming ParsedEntry, ParsedFeed) -> Void
 
-    init(limits: ParserLimits, deliver: @escaping (ParsedEntry, ParsedFeed) -> Void) {
+    init(limits: ParserLimits, deliver: @escaping (consuming ParsedEntry, ParsedFeed) -> Void) {
         self.limits = limits
         self.deliver = deliver
     }

@@ -271,7 +271,9 @@ extension FeedElementHandler {
     }
 
     func finishEntry() {
-        if let finished = entry.take(), let feed { deliver(finished, feed) }
+        // Handed over, not lent: the receiver may let go of the entry's text (a megabyte for
+        // a full-text entry) before it stores what it made of it.
+        if let finished = entry.take(), let feed { deliver(consume finished, feed) }
         entry = nil
         entryFrameIndex = nil
     }

@@ -47,7 +47,7 @@ final class XMLFeedParser {
     private var terminated = false
 
     /// - Parameter deliver: called with each entry as its element closes.
-    init(limits: ParserLimits, deliver: @escaping (ParsedEntry, ParsedFeed) -> Void) throws(FeedParseError) {
+    init(limits: ParserLimits, deliver: @escaping (consuming ParsedEntry, ParsedFeed) -> Void) throws(FeedParseError) {
         _ = Self.initialised
         handler = FeedElementHandler(limits: limits, deliver: deliver)
         unmanaged = Unmanaged.passRetained(handler)

@@ -1,0 +1,87 @@
+import GRDB
+import GRDBSQLite
+
+/// Runs one of GRDB's cached statements through SQLite's C API with its text bound in place
+/// (`SQLITE_STATIC`), for the per-entry statements of ``FeedUpsert``.
+///
+/// Why: GRDB binds a `String` with `SQLITE_TRANSIENT`, so SQLite copies it first. For a
+/// full-text entry that was one more megabyte alive while the row was written, at the moment
+/// of a run's peak memory; and boxing every argument into a `DatabaseValue`, then reading a
+/// `Row` back, was most of what storing an entry cost beyond SQLite itself. The strings stay
+/// valid because each is bound inside its own `withUTF8` and the statement steps innermost.
+enum DirectStatement {
+    enum Value {
+        case text(String)
+        case integer(Int64)
+        case null
+
+        init(_ text: String?) { self = text.map { .text($0) } ?? .null }
+        init(_ integer: Int64?) { self = integer.map { .integer($0) } ?? .null }
+    }
+
+    /// Executes `statement` (an INSERT, UPDATE or DELETE) with `values` bound in order.
+    static func execute(_ statement: Statement, _ values: [Value], in db: Database) throws {
+        let handle = statement.sqliteStatement
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        let code = bindAndStep(handle, values[...], index: 1) { sqlite3_step(handle) }
+        guard code == SQLITE_DONE else { throw error(code, statement, db) }
+    }
+
+    /// The first column of the first row `statement` gives, as text, with `values` bound:
+    /// `nil` when there is no row, `.some(nil)` when the column is NULL.
+    static func firstRow(_ statement: Statement, _ values: [Value], in db: Database) throws -> String?? {
+        let handle = statement.sqliteStatement
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        var row: String??
+        let code = bindAndStep(handle, values[...], index: 1) { () -> Int32 in
+            let code = sqlite3_step(handle)
+            if code == SQLITE_ROW {
+                row = .some(sqlite3_column_text(handle, 0).map { bytes in
+                    String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, 0))), as: UTF8.self)
+                })
+            }
+            return code
+        }
+        guard code == SQLITE_ROW || code == SQLITE_DONE else { throw error(code, statement, db) }
+        return row
+    }
+
+    /// Binds the values one by one, each inside the previous one's buffer access, then runs
+    /// `step` with all of them bound.
+    private static func bindAndStep(
+        _ handle: OpaquePointer, _ values: ArraySlice<Value>, index: Int32, _ step: () -> Int32
+    ) -> Int32 {
+        guard let value = values.first else { return step() }
+        let rest = values.dropFirst()
+        switch value {
+        case .null:
+            sqlite3_bind_null(handle, index)
+        case .integer(let integer):
+            sqlite3_bind_int64(handle, index, integer)
+        case .text(var text):
+            return text.withUTF8 { bytes in
+                // An empty buffer may have no address, and SQLite reads a null pointer as NULL:
+                // an empty string is bound as a copy of "" instead.
+                let code = bytes.isEmpty
+                    ? sqlite3_bind_text(handle, index, "", 0, transient)
+                    : sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), nil)
+                guard code == SQLITE_OK else { return code }
+                return bindAndStep(handle, rest, index: index + 1, step)
+            }
+        }
+        return bindAndStep(handle, rest, index: index + 1, step)
+    }
+
+    /// `SQLITE_TRANSIENT`, which the C header defines as a cast that Swift does not import.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    private static func error(_ code: Int32, _ statement: Statement, _ db: Database) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+    }
+}
