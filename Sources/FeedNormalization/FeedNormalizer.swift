@@ -38,26 +38,29 @@ public enum FeedNormalizer {
     public static func header(_ parsed: ParsedFeed, feedURL: String?) -> NormalizedFeed {
         NormalizedFeed(
             format: parsed.format,
-            title: parsed.title.map { PlainText.from($0.withoutForbiddenCharacters, typed: parsed.format == .atom) } ?? "",
+            title: parsed.title.map { PlainText.from($0.withoutForbiddenCharacters(), typed: parsed.format == .atom) } ?? "",
             link: siteLink(parsed, feedURL: feedURL),
             hints: parsed.hints,
             entries: [],
             diagnostics: parsed.diagnostics)
     }
 
-    static func normalize(_ entry: ParsedEntry, feed: ParsedFeed, documentBase: String?) -> Entry {
+    /// Takes the entry, so that its body (a megabyte for a full-text entry) can be let go as
+    /// soon as it is sanitised, before the sanitised copy becomes a `String`.
+    static func normalize(_ entry: consuming ParsedEntry, feed: ParsedFeed, documentBase: String?) -> Entry {
         let permalink = PermalinkRule.permalink(for: entry, format: feed.format, documentBase: documentBase)
         let identity = EntryIDRule.id(for: entry, permalink: permalink)
         let entryBase = URLResolver.resolve("", bases: entry.baseChain, documentBase: documentBase) ?? documentBase
         let sanitizer = HTMLSanitizer(baseURL: entryBase)
-        let body = richestText(entry)
+        var summary = ""
+        if let body = takeRichestText(&entry) { summary = sanitizer.sanitize((consume body).withoutForbiddenCharacters()) }
         let authors = entry.authors.isEmpty && feed.format == .atom ? feed.authors : entry.authors
         return Entry(
             id: identity.id,
             idSource: identity.source,
             permalink: permalink,
-            title: (entry.title ?? entry.mediaTitle).map { PlainText.from($0.withoutForbiddenCharacters, typed: feed.format == .atom) } ?? "",
-            summary: body.map { sanitizer.sanitize($0.withoutForbiddenCharacters) } ?? "",
+            title: (entry.title ?? entry.mediaTitle).map { PlainText.from($0.withoutForbiddenCharacters(), typed: feed.format == .atom) } ?? "",
+            summary: summary,
             pubdate: entry.published ?? entry.updated,
             updated: entry.updated,
             author: author(from: authors),
@@ -70,6 +73,14 @@ public enum FeedNormalizer {
     static func richestText(_ entry: ParsedEntry) -> FeedText? {
         if let content = entry.content, !content.isBlank { return content }
         return entry.summary
+    }
+
+    /// ``richestText(_:)``, moved out of the entry (both are cleared) so the caller holds the
+    /// only copy.
+    static func takeRichestText(_ entry: inout ParsedEntry) -> FeedText? {
+        let content = entry.content.take(), summary = entry.summary.take()
+        if let content, !content.isBlank { return content }
+        return summary
     }
 
     static func author(from authors: [String]) -> String? {
@@ -136,7 +147,7 @@ public struct EntryNormalizer {
     /// The entry as it is stored, or `nil` when it repeats an earlier entry of the document.
     /// - Parameter feed: the feed as read so far (its format; the authors Atom entries
     ///   inherit; its channel link, the base for relative links when there is no feed URL).
-    public mutating func normalize(_ entry: ParsedEntry, in feed: ParsedFeed) -> Entry? {
+    public mutating func normalize(_ entry: consuming ParsedEntry, in feed: ParsedFeed) -> Entry? {
         let documentBase = feedURL ?? FeedNormalizer.siteLink(feed, feedURL: nil)
         return resolver.admit(FeedNormalizer.normalize(entry, feed: feed, documentBase: documentBase))
     }

@@ -97,10 +97,8 @@ final class FeedIngest: FetchBodyConsumer {
 
     private func store(_ parsedEntry: consuming ParsedEntry, of parsedFeed: ParsedFeed) {
         guard storageFailure == nil else { return }
-        let normalized = normalizer.normalize(parsedEntry, in: parsedFeed)
-        // The parsed text is let go before the write, which copies the normalised one again.
-        _ = consume parsedEntry
-        guard let entry = normalized else { return }
+        // Handed on: the parsed text is let go as soon as it is sanitised, before the write.
+        guard let entry = normalizer.normalize(consume parsedEntry, in: parsedFeed) else { return }
         do throws(StorageError) {
             guard let upsert = try openUpsert() else {
                 counted += 1
