@@ -69,14 +69,8 @@ public enum FeedNormalizer {
             categories: entry.categories.map { PlainText.collapseWhitespace(XMLCharacters.filtered($0)) }.filter { !$0.isEmpty })
     }
 
-    /// Content when it has any text, else the summary.
-    static func richestText(_ entry: ParsedEntry) -> FeedText? {
-        if let content = entry.content, !content.isBlank { return content }
-        return entry.summary
-    }
-
-    /// ``richestText(_:)``, moved out of the entry (both are cleared) so the caller holds the
-    /// only copy.
+    /// Content when it has any text, else the summary, moved out of the entry (both are
+    /// cleared) so the caller holds the only copy.
     static func takeRichestText(_ entry: inout ParsedEntry) -> FeedText? {
         let content = entry.content.take(), summary = entry.summary.take()
         if let content, !content.isBlank { return content }
