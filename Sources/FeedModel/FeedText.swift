@@ -39,7 +39,6 @@ public struct FeedText: Sendable, Equatable {
 }
 
 extension FeedText {
-    /// The same text without the characters XML 1.0 forbids.
-    /// The text without characters XML forbids; the same storage when it has none.
+    /// The same text without the characters XML 1.0 forbids; the same storage when it has none.
     public consuming func withoutForbiddenCharacters() -> FeedText { FeedText(utf8: XMLCharacters.filtered(utf8), kind: kind) }
 }

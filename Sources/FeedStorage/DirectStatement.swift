@@ -21,35 +21,40 @@ enum DirectStatement {
 
     /// Executes `statement` (an INSERT, UPDATE or DELETE) with `values` bound in order.
     static func execute(_ statement: Statement, _ values: [Value], in db: Database) throws {
-        let handle = statement.sqliteStatement
-        defer {
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
-        }
-        let code = bindAndStep(handle, values[...], index: 1) { sqlite3_step(handle) }
-        guard code == SQLITE_DONE else { throw error(code, statement, db) }
+        try run(statement, values, in: db) { handle in (sqlite3_step(handle), ()) }
     }
 
     /// The first column of the first row `statement` gives, as text, with `values` bound:
     /// `nil` when there is no row, `.some(nil)` when the column is NULL.
     static func firstRow(_ statement: Statement, _ values: [Value], in db: Database) throws -> String?? {
+        try run(statement, values, in: db) { handle -> (Int32, String??) in
+            let code = sqlite3_step(handle)
+            guard code == SQLITE_ROW else { return (code, nil) }
+            let text = sqlite3_column_text(handle, 0).map { bytes in
+                String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, 0))), as: UTF8.self)
+            }
+            return (code, .some(text))
+        }
+    }
+
+    /// Binds `values`, runs `step` (its result code and what it read), and leaves the
+    /// statement reset with no bindings, so no pointer into a `String` outlives this call.
+    private static func run<T>(
+        _ statement: Statement, _ values: [Value], in db: Database, _ step: (OpaquePointer) -> (Int32, T)
+    ) throws -> T {
         let handle = statement.sqliteStatement
         defer {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
         }
-        var row: String??
+        var result: T?
         let code = bindAndStep(handle, values[...], index: 1) { () -> Int32 in
-            let code = sqlite3_step(handle)
-            if code == SQLITE_ROW {
-                row = .some(sqlite3_column_text(handle, 0).map { bytes in
-                    String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, 0))), as: UTF8.self)
-                })
-            }
+            let (code, value) = step(handle)
+            result = value
             return code
         }
-        guard code == SQLITE_ROW || code == SQLITE_DONE else { throw error(code, statement, db) }
-        return row
+        guard code == SQLITE_ROW || code == SQLITE_DONE, let result else { throw error(code, statement, db) }
+        return result
     }
 
     /// Binds the values one by one, each inside the previous one's buffer access, then runs

@@ -83,6 +83,13 @@ struct LexicalRepair {
             output.append(contentsOf: UnsafeBufferPointer(start: base + copiedUpTo, count: index - copiedUpTo))
             copiedUpTo = index
         }
+        /// Writes `replacement` in place of the `length` bytes at `index`.
+        func rewrite(at index: Int, length: Int, _ replacement: (inout [UInt8]) -> Void) {
+            copy(upTo: index)
+            replacement(&output)
+            position = index + length
+            copiedUpTo = position
+        }
         /// Passes CDATA content `start..<end`, splitting the section where its run reaches
         /// `cdataPiece`, at the next byte that starts a character.
         func passCDATA(from start: Int, to end: Int) {
@@ -144,25 +151,13 @@ struct LexicalRepair {
                 position = index + length
                 if !terminated { used = contentEnd }
             case .replace(let scalar, let length):
-                copy(upTo: index)
-                Self.appendCharacterReference(scalar, to: &output)
-                position = index + length
-                copiedUpTo = position
+                rewrite(at: index, length: length) { Self.appendCharacterReference(scalar, to: &$0) }
             case .literalAmpersand:
-                copy(upTo: index)
-                output.append(contentsOf: Self.escapedAmpersand)
-                position = index + 1
-                copiedUpTo = position
+                rewrite(at: index, length: 1) { $0.append(contentsOf: Self.escapedAmpersand) }
             case .literalLessThan:
-                copy(upTo: index)
-                output.append(contentsOf: Self.escapedLessThan)
-                position = index + 1
-                copiedUpTo = position
+                rewrite(at: index, length: 1) { $0.append(contentsOf: Self.escapedLessThan) }
             case .expand(let value, let length):
-                copy(upTo: index)
-                output.append(contentsOf: value)
-                position = index + length
-                copiedUpTo = position
+                rewrite(at: index, length: length) { $0.append(contentsOf: value) }
             }
         }
         used = min(used, count)
