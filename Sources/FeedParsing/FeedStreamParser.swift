@@ -52,9 +52,19 @@ public final class FeedStreamParser {
         }
     }
 
-    /// The next bytes of the document, as received.
+    /// Bytes decoded and repaired per step. A caller may hand over a whole held body, or a
+    /// whole file, at once; taken a slice at a time, the decoder's output, the lexical repair's
+    /// output and libxml2's input stay one slice long instead of growing to the body's size.
+    static let pieceSize = XMLFeedParser.chunkSize
+
+    /// The next bytes of the document, as received (any amount; read a slice at a time).
     public func append(_ bytes: UnsafeRawBufferPointer) {
-        consume(bytes, isLast: false)
+        var offset = 0
+        while offset < bytes.count, !isStopped {
+            let end = min(offset + Self.pieceSize, bytes.count)
+            consume(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), isLast: false)
+            offset = end
+        }
     }
 
     /// Ends the document. Throws when it is not a feed; otherwise returns the feed without its

@@ -19,7 +19,9 @@ public struct CatalogOutline: Sendable, Equatable {
 
 /// What an import did.
 public struct ImportResult: Sendable, Equatable {
-    public var added: [CatalogFeed] = []
+    /// New feeds, by feedid and URL only: the result lives through the whole run that follows
+    /// the import, and a whole ``CatalogFeed`` per feed is fifteen times the size.
+    public var added: [ImportedFeed] = []
     public var kept = 0
     /// URLs listed more than once, or the same feed as another listed URL once normalised
     /// (`http://Example.COM:80/feed#x` is `http://example.com/feed`); each reported once.
@@ -31,6 +33,13 @@ public struct ImportResult: Sendable, Equatable {
     public var rejected: [String] = []
     /// Databases of pruned feeds that could not be removed, with the reason.
     public var removalFailures: [String] = []
+}
+
+/// A feed an import listed for the first time.
+public struct ImportedFeed: Sendable, Equatable {
+    public let feedID: Int64
+    /// As written in the feed list.
+    public let url: String
 }
 
 /// `all_feeds.sqlite`: which feeds exist, their titles and update times (what clients read),
@@ -142,7 +151,7 @@ public final class Catalog: @unchecked Sendable {
                         let feed = try Self.insertNew(outline, id: nextID, inOPML: true, db: db)
                         nextID += 1
                         byKey[key] = feed
-                        result.added.append(feed)
+                        result.added.append(ImportedFeed(feedID: feed.feedID, url: feed.url))
                     }
                 }
                 try Self.raiseHighWater(db, to: nextID - 1)
