@@ -30,7 +30,7 @@ func entries(_ feed: Int64, round: Int) -> [Entry] {
             summary: body, pubdate: 1_700_000_000 - Int64($0) * 3600 + Int64(round), updated: nil, author: "Author \(feed % 17)")
     }
 }
-for var feed in added {
+for var feed in try catalog.feeds() {
     try FeedDatabase(path: pipeline.feedDatabasePath(feed.feedID)).upsert(entries(feed.feedID, round: 0), now: 1_700_000_000)
     feed.title = "Feed \(feed.feedID)"
     feed.lastUpdate = 1_700_000_000
