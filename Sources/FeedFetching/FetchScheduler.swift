@@ -54,15 +54,31 @@ public struct FetchScheduler: Sendable {
         _ requests: [FetchRequest],
         _ job: @escaping @Sendable (_ index: Int, _ fetch: (FetchBodyConsumer?) -> Result<FetchOutcome, FetchError>) -> Void
     ) -> [Int] {
-        guard !requests.isEmpty else { return [] }
+        fetchEach(hosts: requests.map { Self.hostKey($0.url) }) { index, fetch in
+            job(index) { consumer in fetch(requests[index], consumer) }
+        }
+    }
+
+    /// As ``fetchEach(_:_:)``, for jobs that build their request only when they start: one
+    /// job per entry of `hosts` (each job's ``hostKey(_:)``, which the per-host limit needs
+    /// up front). A batch over many thousands of feeds then holds a host per feed, not every
+    /// feed's request.
+    @discardableResult
+    public func fetchEach(
+        hosts: [String],
+        _ job: @escaping @Sendable (
+            _ index: Int, _ fetch: (FetchRequest, FetchBodyConsumer?) -> Result<FetchOutcome, FetchError>
+        ) -> Void
+    ) -> [Int] {
+        guard !hosts.isEmpty else { return [] }
         let stop = configuration.stop, deadline = deadline
-        let board = JobBoard(hosts: requests.map { Self.hostKey($0.url) }, perHostLimit: perHostLimit) {
+        let board = JobBoard(hosts: hosts, perHostLimit: perHostLimit) {
             if stop?.isRaised == true { return false }
             if let deadline, ContinuousClock.now >= deadline { return false }
             return true
         }
         let group = DispatchGroup()
-        for worker in 0..<min(concurrency, requests.count) {
+        for worker in 0..<min(concurrency, hosts.count) {
             let queue = DispatchQueue(label: "feedmill.fetch.worker-\(worker)")
             let configuration = configuration
             queue.async(group: group) {
@@ -70,13 +86,13 @@ public struct FetchScheduler: Sendable {
                 var lastHost: String?
                 while let next = board.next(preferring: lastHost) {
                     var slotFreed = false
-                    job(next.index) { consumer in
+                    job(next.index) { request, consumer in
                         defer {
                             if !slotFreed { board.finished(next.host) }
                             slotFreed = true
                         }
                         do throws(FetchError) {
-                            return .success(try fetcher.fetch(requests[next.index], consumer: consumer))
+                            return .success(try fetcher.fetch(request, consumer: consumer))
                         } catch {
                             return .failure(error)
                         }
@@ -90,6 +106,11 @@ public struct FetchScheduler: Sendable {
         return board.unstarted()
     }
 
+    /// The host a URL's connection goes to, lowercased; the whole URL when it has none.
+    public static func hostKey(_ url: String) -> String {
+        URLHost.of(url) ?? url
+    }
+
     /// Results in request order.
     public func fetchAll(_ requests: [FetchRequest]) -> [Result<FetchOutcome, FetchError>] {
         let results = ResultSlots(count: requests.count)
@@ -97,10 +118,6 @@ public struct FetchScheduler: Sendable {
         return results.values
     }
 
-    /// The host a URL's connection goes to, lowercased; the whole URL when it has none.
-    static func hostKey(_ url: String) -> String {
-        URLHost.of(url) ?? url
-    }
 }
 
 /// Which feeds are left, per host, and how many transfers each host has in flight.

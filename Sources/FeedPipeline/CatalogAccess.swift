@@ -65,8 +65,7 @@ public enum CatalogAccess {
     /// Refuses a catalog without a single feed when feed databases are beside it: updating or
     /// publishing it would report success over a data directory whose feeds it no longer knows.
     static func refuseEmptyCatalog(_ catalog: Catalog, _ configuration: PipelineConfiguration) throws(PipelineError) {
-        let feeds = try open { () throws(StorageError) in try catalog.feeds() }
-        guard feeds.isEmpty else { return }
+        guard try !open({ () throws(StorageError) in try catalog.hasFeeds() }) else { return }
         let databases = FeedDatabaseFile.databases(inDirectory: configuration.dataDirectory)
         guard databases.isEmpty else { throw .catalogLost(path: configuration.catalogPath, feedDatabases: databases) }
     }

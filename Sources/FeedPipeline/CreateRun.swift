@@ -25,19 +25,22 @@ public struct CreateRun: Sendable {
     /// - Parameter feedList: read with ``FeedList/load(_:base:configuration:)`` before the
     ///   catalog is opened, so an unreadable list leaves no catalog behind.
     public func run(
-        feedList: FeedList, prune: Bool, progress: (@Sendable (FeedReport, Int, Int) -> Void)? = nil
+        feedList: consuming FeedList, prune: Bool, progress: (@Sendable (FeedReport, Int, Int) -> Void)? = nil
     ) throws(PipelineError) -> CreateReport {
         var imported: ImportResult
         let untitled: [Int64]
         do {
             imported = try catalog.importOutlines(feedList.outlines, prune: prune)
             imported.rejected = feedList.rejected
+            _ = consume feedList
             if imported.pruned { imported.removalFailures = removeDatabases(of: imported.missing) }
             // Feeds that failed their first fetch wait for their backoff like any other.
             let now = configuration.clock()
-            untitled = try catalog.feeds().filter { feed in
-                feed.title == nil && !feed.state.gone && (feed.state.nextAttempt ?? now) <= now
-            }.map(\.feedID)
+            var ids: [Int64] = []
+            try catalog.forEachFeed { feed in
+                if feed.title == nil && !feed.state.gone && (feed.state.nextAttempt ?? now) <= now { ids.append(feed.feedID) }
+            }
+            untitled = ids
         } catch {
             throw .storage(error)
         }

@@ -26,18 +26,17 @@ public final class UpdateRun: Sendable {
     ) throws(PipelineError) -> RunReport {
         let started = ContinuousClock.now
         let now = configuration.clock()
-        let (selected, conditions, collected) = try choose(selection, now: now, dryRun: dryRun, progress: progress)
-        let requests = zip(selected, conditions).map { request(for: $0, condition: $1) }
+        let (fetchable, collected) = try choose(selection, now: now, dryRun: dryRun, progress: progress)
         var scheduler = FetchScheduler(
             configuration: configuration.fetch, concurrency: configuration.concurrency,
             perHostLimit: configuration.perHostLimit)
         scheduler.deadline = configuration.deadline.map { started + .milliseconds(Int64($0 * 1000)) }
-        let unstarted = scheduler.fetchEach(requests) { [self] index, fetch in
-            let report = update(selected[index], fetch: fetch, now: now, dryRun: dryRun)
+        let unstarted = scheduler.fetchEach(hosts: fetchable.hosts) { [self] index, fetch in
+            let report = update(fetchable.feedIDs[index], condition: fetchable.conditions[index], fetch: fetch, now: now, dryRun: dryRun)
             let done = collected.add(report)
             progress?(report, done, collected.total)
         }
-        if !dryRun, !selected.isEmpty {
+        if !dryRun, collected.total > 0 {
             // Only layout changes: a failure here loses nothing, so it is not the run's failure.
             try? catalog.compact()
         }
@@ -51,34 +50,52 @@ public final class UpdateRun: Sendable {
         return RunReport(
             feeds: collected.reports,
             duration: elapsed.inSeconds,
-            notStarted: unstarted.map { selected[$0].feedID },
+            notStarted: unstarted.map { fetchable.feedIDs[$0] },
             stoppedBy: stoppedBy)
     }
 
-    /// The feeds to fetch, with their files' conditions, and the collector their reports go to
-    /// (which already holds those of feeds whose damaged files were set aside instead). The
-    /// whole catalog is read here and let go before the fetching starts: a copy of every
-    /// feed's record per step of the choice stayed alive for the whole run.
+    /// The feeds a run fetches, by feedid, with what the fetching needs up front: each one's
+    /// host (for the per-host limit) and its file's condition. Not the feeds' records: each is
+    /// read from the catalog when its fetch starts, so a run over many thousands of feeds
+    /// holds a few dozen bytes per feed, not a whole record.
+    private struct Fetchable: Sendable {
+        var feedIDs: [Int64] = []
+        var hosts: [String] = []
+        var conditions: [FeedFileCondition] = []
+    }
+
+    /// The feeds to fetch, and the collector their reports go to (which already holds those of
+    /// feeds whose damaged files were set aside instead). The catalog is read one row at a time
+    /// to choose, then each chosen feed's record once more to check its file.
     private func choose(
         _ selection: FeedSelection, now: Int64, dryRun: Bool,
         progress: (@Sendable (_ feed: FeedReport, _ done: Int, _ total: Int) -> Void)?
-    ) throws(PipelineError) -> (feeds: [CatalogFeed], conditions: [FeedFileCondition], collected: ReportCollector) {
-        let feeds: [CatalogFeed]
+    ) throws(PipelineError) -> (Fetchable, ReportCollector) {
+        let present = Set(FeedDatabaseFile.databases(inDirectory: configuration.dataDirectory))
+        var choice = UpdateSchedule.Choice(selection, now: now, configuration: configuration)
         do {
-            feeds = try catalog.feeds()
+            try catalog.forEachFeed { feed in
+                choice.consider(feed, hasNoDatabase: feed.lastUpdate != nil && !present.contains(feed.feedID))
+            }
         } catch {
             throw .storage(error)
         }
-        if case .feeds(let ids) = selection { try PipelineError.refuseUnknown(ids, known: feeds.map(\.feedID)) }
-        let present = Set(FeedDatabaseFile.databases(inDirectory: configuration.dataDirectory))
-        let withoutDatabase = Set(feeds.filter { $0.lastUpdate != nil && !present.contains($0.feedID) }.map(\.feedID))
-        let chosen = UpdateSchedule.select(feeds, selection, now: now, configuration: configuration, withoutDatabase: withoutDatabase)
+        let unknown = choice.unknown
+        if !unknown.isEmpty { throw .unknownFeeds(unknown) }
+        let chosen = choice.chosen
         // A feed whose database is damaged is not fetched: its file is set aside and the feed
         // is due again at once, to be fetched in full into a new file.
         let collected = ReportCollector(total: chosen.count)
-        var fetchable: [CatalogFeed] = []
-        var conditions: [FeedFileCondition] = []
-        for feed in chosen {
+        var fetchable = Fetchable()
+        var hosts: [String: String] = [:]
+        for feedID in chosen {
+            let feed: CatalogFeed
+            do {
+                guard let found = try catalog.feed(id: feedID) else { continue }
+                feed = found
+            } catch {
+                throw .storage(error)
+            }
             let path = configuration.feedDatabasePath(feed.feedID)
             let condition = FeedDatabaseFile.condition(of: path)
             if let reason = Self.damage(condition, feed: feed, path: path) {
@@ -86,11 +103,16 @@ public final class UpdateRun: Sendable {
                 let done = collected.add(report)
                 progress?(report, done, chosen.count)
             } else {
-                fetchable.append(feed)
-                conditions.append(condition)
+                // One string per host, shared by all its feeds.
+                let key = FetchScheduler.hostKey(feed.url)
+                let host = hosts[key] ?? key
+                hosts[key] = host
+                fetchable.feedIDs.append(feed.feedID)
+                fetchable.hosts.append(host)
+                fetchable.conditions.append(condition)
             }
         }
-        return (fetchable, conditions, collected)
+        return (fetchable, collected)
     }
 
     /// Why a feed's database must be set aside, if it must: it is not a usable file, or it is
@@ -116,17 +138,29 @@ public final class UpdateRun: Sendable {
             previousBodyHash: feed.state.bodyHash)
     }
 
-    /// One feed's way through the run, start to end: the fetch, with the body parsed,
-    /// normalised and stored as it arrives (``FeedIngest``) → the catalog's next record.
+    /// One feed's way through the run, start to end: its record read from the catalog → the
+    /// fetch, with the body parsed, normalised and stored as it arrives (``FeedIngest``) → the
+    /// catalog's next record.
     private func update(
-        _ feed: CatalogFeed, fetch: (FetchBodyConsumer?) -> Result<FetchOutcome, FetchError>, now: Int64, dryRun: Bool
+        _ feedID: Int64, condition: FeedFileCondition,
+        fetch: (FetchRequest, FetchBodyConsumer?) -> Result<FetchOutcome, FetchError>, now: Int64, dryRun: Bool
     ) -> FeedReport {
+        let feed: CatalogFeed
+        do {
+            guard let found = try catalog.feed(id: feedID) else {
+                return FeedReport(feedID: feedID, url: "", outcome: .failed(kind: .storage, message: "feed \(feedID) is no longer in the catalog"))
+            }
+            feed = found
+        } catch {
+            return FeedReport(feedID: feedID, url: "", outcome: .failed(kind: .storage, message: error.description))
+        }
+        let request = request(for: feed, condition: condition)
         var report = FeedReport(feedID: feed.feedID, url: feed.url, outcome: .unchanged)
         let ingest = FeedIngest(
             feed: feed, path: configuration.feedDatabasePath(feed.feedID), now: now,
             retention: configuration.retention.overridden(by: feed.state.retention), dryRun: dryRun)
         let event: FeedEvent
-        switch fetch(ingest) {
+        switch fetch(request, ingest) {
         case .failure(let error) where error.kind == .interrupted:
             // Told to stop mid-transfer: not the feed's fault, so nothing is recorded.
             ingest.cancel()

@@ -21,24 +21,68 @@ public enum UpdateSchedule {
         _ feeds: [CatalogFeed], _ selection: FeedSelection, now: Int64, configuration: PipelineConfiguration,
         withoutDatabase: Set<Int64> = []
     ) -> [CatalogFeed] {
-        switch selection {
-        case .feeds(let ids):
-            let byID = Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
+        var choice = Choice(selection, now: now, configuration: configuration)
+        for feed in feeds { choice.consider(feed, hasNoDatabase: withoutDatabase.contains(feed.feedID)) }
+        let byID = Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
+        return choice.chosen.compactMap { byID[$0] }
+    }
+
+    /// The same choice as ``select(_:_:now:configuration:withoutDatabase:)``, made one feed at
+    /// a time as the catalog is read: it keeps a feedid and a sort key per chosen feed, never
+    /// the feeds' records, so choosing among many thousands of feeds takes little memory.
+    public struct Choice: Sendable {
+        private let selection: FeedSelection
+        private let now: Int64
+        private let configuration: PipelineConfiguration
+        /// Feeds never updated or without their database, then the others by their last update.
+        private var first: [Int64] = []
+        private var stale: [(lastUpdate: Int64, feedID: Int64)] = []
+        /// `.feeds`: the requested feedids, and those of them the catalog has.
+        private let requested: Set<Int64>
+        private var found: Set<Int64> = []
+
+        public init(_ selection: FeedSelection, now: Int64, configuration: PipelineConfiguration) {
+            (self.selection, self.now, self.configuration) = (selection, now, configuration)
+            if case .feeds(let ids) = selection { requested = Set(ids) } else { requested = [] }
+        }
+
+        public mutating func consider(_ feed: CatalogFeed, hasNoDatabase: Bool = false) {
+            switch selection {
+            case .feeds:
+                if requested.contains(feed.feedID) { found.insert(feed.feedID) }
+            case .all:
+                if !feed.state.gone { first.append(feed.feedID) }
+            case .due:
+                let eligible = isDue(feed, now: now, configuration: configuration)
+                    || hasNoDatabase && !feed.state.gone && (feed.state.nextAttempt ?? now) <= now
+                guard eligible else { return }
+                if let lastUpdate = feed.lastUpdate, !hasNoDatabase {
+                    stale.append((lastUpdate, feed.feedID))
+                } else {
+                    first.append(feed.feedID)
+                }
+            }
+        }
+
+        /// The requested feedids the catalog does not have (`.feeds` only), each once.
+        public var unknown: [Int64] {
+            guard case .feeds(let ids) = selection else { return [] }
             var seen: Set<Int64> = []
-            return ids.compactMap { seen.insert($0).inserted ? byID[$0] : nil }
-        case .all:
-            return feeds.filter { !$0.state.gone }
-        case .due(let limit):
-            let eligible = feeds.filter {
-                isDue($0, now: now, configuration: configuration)
-                    || withoutDatabase.contains($0.feedID) && !$0.state.gone && ($0.state.nextAttempt ?? now) <= now
+            return ids.filter { !found.contains($0) && seen.insert($0).inserted }
+        }
+
+        /// The chosen feedids in the order they are to be fetched.
+        public var chosen: [Int64] {
+            switch selection {
+            case .feeds(let ids):
+                var seen: Set<Int64> = []
+                return ids.filter { found.contains($0) && seen.insert($0).inserted }
+            case .all:
+                return first.sorted()
+            case .due(let limit):
+                let ordered = first.sorted() + stale.sorted { ($0.lastUpdate, $0.feedID) < ($1.lastUpdate, $1.feedID) }.map(\.feedID)
+                return limit.map { Array(ordered.prefix(max(0, $0))) } ?? ordered
             }
-            let never = eligible.filter { $0.lastUpdate == nil || withoutDatabase.contains($0.feedID) }.sorted { $0.feedID < $1.feedID }
-            let stale = eligible.filter { $0.lastUpdate != nil && !withoutDatabase.contains($0.feedID) }.sorted {
-                ($0.lastUpdate ?? 0, $0.feedID) < ($1.lastUpdate ?? 0, $1.feedID)
-            }
-            let ordered = never + stale
-            return limit.map { Array(ordered.prefix(max(0, $0))) } ?? ordered
         }
     }
 

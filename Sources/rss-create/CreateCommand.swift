@@ -71,7 +71,9 @@ struct CreateCommand: ParsableCommand {
                 context.summary(RunSummary.render(rebuilt))
             }
             let progress = ProgressBar(console: context.console, enabled: !context.quiet)
-            let report = try CreateRun(configuration: configuration, catalog: opened.catalog).run(feedList: list, prune: prune) {
+            let rejected = list.rejected
+            // Handed over: the outlines are let go once imported, before the fetching.
+            let report = try CreateRun(configuration: configuration, catalog: opened.catalog).run(feedList: consume list, prune: prune) {
                 FeedLog.log($0, to: context.logger)
                 progress.update($0, done: $1, total: $2)
             }
@@ -79,7 +81,7 @@ struct CreateCommand: ParsableCommand {
             let eventful = !report.update.nothingHappened || !imported.added.isEmpty || !imported.missing.isEmpty || imported.pruned
             context.summary(RunSummary.render(imported, source: feedList), eventful: eventful)
             context.summary(RunSummary.render(report.update, command: "rss-create"), eventful: eventful)
-            let exitCode = list.rejected.isEmpty ? report.update.exitCode : max(report.update.exitCode, ExitStatus.someFeedsFailed)
+            let exitCode = rejected.isEmpty ? report.update.exitCode : max(report.update.exitCode, ExitStatus.someFeedsFailed)
             return CommandResult(report: report.update, exitCode: exitCode)
         }
     }

@@ -198,6 +198,32 @@ struct CatalogImportTests {
         #expect(try harness.catalog.feeds().map(\.url) == ["https://b/"])
     }
 
+    /// Feeds are read by column position: every field comes back as saved, each value distinct
+    /// so that two columns read in each other's place cannot pass.
+    @Test func everyFieldOfAFeedComesBackAsSaved() throws {
+        let harness = try Harness()
+        let id = try #require(try harness.add(["https://a.example/feed"]).first)
+        var feed = try harness.feed(id)
+        feed.title = "Title"
+        feed.lastUpdate = 1_001
+        feed.state = {
+            var state = FetchState()
+            (state.originURL, state.siteLink, state.category, state.opmlTitle) = ("https://o/", "https://s/", "A/B", "OPML title")
+            (state.inOPML, state.etag, state.lastModified, state.bodyHash) = (false, "\"e\"", "Tue, 01 Jan 2030 00:00:00 GMT", "hash")
+            (state.lastStatus, state.lastErrorKind, state.lastError, state.consecutiveErrors) = (503, .timeout, "slow", 3)
+            (state.lastAttempt, state.lastSuccess, state.nextAttempt) = (1_002, 1_003, 1_004)
+            (state.redirectTarget, state.redirectSightings, state.gone, state.hintInterval) = ("https://r/", 2, true, 7_200)
+            (state.skipHours, state.skipDays, state.retention) = ([1, 2], ["Sunday"], Retention(keepItems: 50, keepDays: 9))
+            return state
+        }()
+        try harness.catalog.save(feed)
+        #expect(try harness.feed(id) == feed)
+        #expect(try harness.catalog.feeds() == [feed])
+        var streamed: [CatalogFeed] = []
+        try harness.catalog.forEachFeed { streamed.append($0) }
+        #expect(streamed == [feed])
+    }
+
     @Test func theClientTablesHaveTheirOriginalShape() throws {
         let harness = try Harness()
         let path = harness.catalog.path
