@@ -56,7 +56,7 @@ public enum IPAddress: Equatable, Sendable, CustomStringConvertible {
         case .v6(var bytes):
             var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
             _ = bytes.withUnsafeMutableBytes { inet_ntop(AF_INET6, $0.baseAddress, &buffer, socklen_t(buffer.count)) }
-            return String(cString: buffer)
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
 

@@ -37,4 +37,11 @@ struct NetworkPolicyTests {
         #expect(IPAddress("example.com") == nil)
         #expect(IPAddress("1.2.3") == nil)
     }
+
+    /// What an error message about a blocked address shows: the address in its usual text.
+    @Test func addressesPrintInTheirUsualText() throws {
+        for (written, printed) in [("10.0.0.1", "10.0.0.1"), ("::1", "::1"), ("FE80:0:0::1", "fe80::1"), ("2001:db8::ff00:42:8329", "2001:db8::ff00:42:8329")] {
+            #expect(try #require(IPAddress(written)).description == printed)
+        }
+    }
 }

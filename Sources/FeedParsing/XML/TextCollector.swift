@@ -33,7 +33,7 @@ struct TextCollector {
     var decodedBytes: [UInt8]? {
         guard isBase64 else { return bytes }
         guard let data = Data(base64Encoded: Data(bytes.filter { !$0.isASCIIWhitespace }), options: .ignoreUnknownCharacters),
-            let text = String(validatingUTF8: Array(data.map { CChar(bitPattern: $0) }) + [0]), !data.contains(0)
+            let text = String(validating: data, as: UTF8.self), !data.contains(0)
         else { return nil }
         return Array(text.utf8)
     }
