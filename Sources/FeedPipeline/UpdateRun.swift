@@ -80,8 +80,7 @@ public final class UpdateRun: Sendable {
         } catch {
             throw .storage(error)
         }
-        let unknown = choice.unknown
-        if !unknown.isEmpty { throw .unknownFeeds(unknown) }
+        if case .feeds(let ids) = selection { try PipelineError.refuseUnknown(ids, known: choice.found) }
         let chosen = choice.chosen
         // A feed whose database is damaged is not fetched: its file is set aside and the feed
         // is due again at once, to be fetched in full into a new file.

@@ -39,7 +39,7 @@ public enum UpdateSchedule {
         private var stale: [(lastUpdate: Int64, feedID: Int64)] = []
         /// `.feeds`: the requested feedids, and those of them the catalog has.
         private let requested: Set<Int64>
-        private var found: Set<Int64> = []
+        public private(set) var found: Set<Int64> = []
 
         public init(_ selection: FeedSelection, now: Int64, configuration: PipelineConfiguration) {
             (self.selection, self.now, self.configuration) = (selection, now, configuration)
@@ -62,13 +62,6 @@ public enum UpdateSchedule {
                     first.append(feed.feedID)
                 }
             }
-        }
-
-        /// The requested feedids the catalog does not have (`.feeds` only), each once.
-        public var unknown: [Int64] {
-            guard case .feeds(let ids) = selection else { return [] }
-            var seen: Set<Int64> = []
-            return ids.filter { !found.contains($0) && seen.insert($0).inserted }
         }
 
         /// The chosen feedids in the order they are to be fetched.

@@ -1,12 +1,12 @@
 import FeedModel
 import GRDB
 
-/// A `fetch_state` row as GRDB reads and writes it (`Codable` record): the column names are
-/// written once, here, and the text encodings of typed state (skip hours, skip days) live
-/// here alone. Read from the catalog's joined rows, the columns are optional: a feed listed
-/// by the original schema has no `fetch_state` row yet, and reads as the defaults.
-/// Nothing outside FeedStorage sees this type.
-struct FetchStateRecord: Codable, FetchableRecord, PersistableRecord {
+/// A `fetch_state` row: written by GRDB as an `Encodable` record, read by position from the
+/// catalog's joined rows (``init(joined:feedID:at:)``). The column names are written once,
+/// here, and the text encodings of typed state (skip hours, skip days) live here alone. Read
+/// from the joined rows, the columns are optional: a feed listed by the original schema has
+/// no `fetch_state` row yet, and reads as the defaults. Nothing outside FeedStorage sees this type.
+struct FetchStateRecord: Encodable, PersistableRecord {
     static let databaseTableName = "fetch_state"
 
     var feedid: Int64
@@ -36,7 +36,7 @@ struct FetchStateRecord: Codable, FetchableRecord, PersistableRecord {
     var keepItems: Int?
     var keepDays: Int?
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
+    enum CodingKeys: String, CodingKey {
         case feedid, etag, category, gone
         case originURL = "origin_url"
         case siteLink = "site_link"
