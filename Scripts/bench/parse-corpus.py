@@ -48,3 +48,5 @@ print()
 print(f"- Feedmill parse = {median['Feedmill parse'] / fastest_c:.0%} of the faster C walk (target ≥ 70%)")
 print(f"- Feedmill parse = {median['Feedmill parse'] / median['feedparser (Python)']:.0f}× feedparser (target ≥ 50×); "
       f"with normalisation {median['Feedmill parse + normalise'] / median['feedparser (Python)']:.0f}×")
+ratio = median["Feedmill parse"] / median["Feedmill parse + normalise"]
+print(f"- Parse + normalise takes {ratio:.2f}× the time of parse alone (target ≤ 2×): {'met' if ratio <= 2 else 'not met'} in this run")

@@ -19,7 +19,7 @@ public struct Entry: Sendable, Equatable {
     /// Plain text: no tags, entities decoded, whitespace collapsed.
     public var title: String
     /// HTML safe to display: no scripts, styles, frames, event handlers or `javascript:` URLs.
-    public var summary: String
+    public var summary: SafeHTML
     /// Published, else updated; `nil` when the feed gives no date Feedmill can read.
     public var pubdate: Int64?
     public var updated: Int64?
@@ -29,7 +29,7 @@ public struct Entry: Sendable, Equatable {
     public var categories: [String]
 
     public init(
-        id: String, idSource: EntryIDSource, permalink: String?, title: String, summary: String,
+        id: String, idSource: EntryIDSource, permalink: String?, title: String, summary: SafeHTML,
         pubdate: Int64?, updated: Int64?, author: String?, enclosures: [Enclosure] = [],
         thumbnail: String? = nil, categories: [String] = []
     ) {

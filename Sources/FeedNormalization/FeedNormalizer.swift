@@ -52,7 +52,7 @@ public enum FeedNormalizer {
         let identity = EntryIDRule.id(for: entry, permalink: permalink)
         let entryBase = URLResolver.resolve("", bases: entry.baseChain, documentBase: documentBase) ?? documentBase
         let sanitizer = HTMLSanitizer(baseURL: entryBase)
-        var summary = ""
+        var summary: SafeHTML = ""
         if let body = takeRichestText(&entry) { summary = sanitizer.sanitize((consume body).withoutForbiddenCharacters()) }
         let authors = entry.authors.isEmpty && feed.format == .atom ? feed.authors : entry.authors
         return Entry(

@@ -29,30 +29,37 @@ public struct HTMLSanitizer: Sendable {
     }
 
     /// Takes the text: when the caller hands over the only copy, the input is freed once it
-    /// is tokenised, before the output is copied into the `String` (for a megabyte entry, one
-    /// megabyte less alive at the run's peak).
-    public func sanitize(_ text: consuming FeedText) -> String {
+    /// is tokenised (for a megabyte entry, one megabyte less alive at the run's peak).
+    public func sanitize(_ text: consuming FeedText) -> SafeHTML {
         switch text.kind {
         case .text:
             var output: [UInt8] = []
             Markup.appendEscaped(text.value.trimmingASCIIWhitespace(), to: &output, lineBreaks: true)
-            return String(decoding: output, as: UTF8.self)
+            return SafeHTML(validUTF8: output)
         case .html, .xhtml:
             let html = (consume text).utf8
             return sanitize(htmlUTF8: consume html)
         }
     }
 
+    /// The text of `html` sanitised, for callers that hold and want a `String`.
     public func sanitize(html: String) -> String {
-        sanitize(htmlUTF8: Array(html.utf8))
+        sanitize(htmlUTF8: Array(html.utf8)).text
     }
 
-    private func sanitize(htmlUTF8 html: consuming [UInt8]) -> String {
+    /// `html` is valid UTF-8 (a `String`'s, or a feed's text as the parser decoded it), so what
+    /// is kept of it is valid UTF-8 too.
+    private func sanitize(htmlUTF8 html: consuming [UInt8]) -> SafeHTML {
         guard html.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">") }) else {
-            return String(decoding: html[...].trimmingASCIIWhitespace(), as: UTF8.self)
+            return SafeHTML(validUTF8: Self.trimmed(html))
         }
-        let output = sanitizedBytes(consume html)
-        return String(decoding: output[...].trimmingASCIIWhitespace(), as: UTF8.self)
+        return SafeHTML(validUTF8: Self.trimmed(sanitizedBytes(consume html)))
+    }
+
+    /// `bytes` without white space at either end; not copied when there is none.
+    private static func trimmed(_ bytes: consuming [UInt8]) -> [UInt8] {
+        let kept = bytes[...].trimmingASCIIWhitespace()
+        return kept.count == bytes.count ? bytes : Array(kept)
     }
 
     /// The sanitised HTML as bytes; `html` is gone when this returns.
@@ -90,8 +97,11 @@ public struct HTMLSanitizer: Sendable {
         // White space and control characters are dropped (`java\tscript:` is `javascript:`);
         // they are single UTF-8 bytes, so the bytes are filtered, and only when there are any.
         let dropped = { (byte: UInt8) in byte <= 0x20 || byte == 0x7F }
-        let compact = value.utf8.contains(where: dropped) ? String(decoding: value.utf8.filter { !dropped($0) }, as: UTF8.self) : value
-        if allowMail, compact.utf8.count >= 7, compact.utf8.prefix(7).map({ $0 | 0x20 }).elementsEqual("mailto:".utf8.map { $0 | 0x20 }) {
+        var compact = value
+        if compact.withUTF8({ $0.contains(where: dropped) }) {
+            compact = String(decoding: value.utf8.filter { !dropped($0) }, as: UTF8.self)
+        }
+        if allowMail, compact.utf8.count >= 7, zip(compact.utf8, "mailto:".utf8).allSatisfy({ $0 | 0x20 == $1 }) {
             return compact
         }
         guard let resolved = URLResolver.resolve(compact, againstParsed: base), URLResolver.isWebURL(resolved) else {

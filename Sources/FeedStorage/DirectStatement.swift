@@ -12,6 +12,8 @@ import GRDBSQLite
 enum DirectStatement {
     enum Value {
         case text(String)
+        /// Text already held as UTF-8 bytes (valid UTF-8: SQLite does not check).
+        case bytes([UInt8])
         case integer(Int64)
         case null
 
@@ -70,17 +72,24 @@ enum DirectStatement {
         case .integer(let integer):
             sqlite3_bind_int64(handle, index, integer)
         case .text(var text):
-            return text.withUTF8 { bytes in
-                // An empty buffer may have no address, and SQLite reads a null pointer as NULL:
-                // an empty string is bound as a copy of "" instead.
-                let code = bytes.isEmpty
-                    ? sqlite3_bind_text(handle, index, "", 0, transient)
-                    : sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), nil)
-                guard code == SQLITE_OK else { return code }
-                return bindAndStep(handle, rest, index: index + 1, step)
-            }
+            return text.withUTF8 { bindText($0, handle, index) { bindAndStep(handle, rest, index: index + 1, step) } }
+        case .bytes(let bytes):
+            return bytes.withUnsafeBufferPointer { bindText($0, handle, index) { bindAndStep(handle, rest, index: index + 1, step) } }
         }
         return bindAndStep(handle, rest, index: index + 1, step)
+    }
+
+    /// Binds `bytes` as text without copying them, then runs `next` while they are bound.
+    private static func bindText(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ handle: OpaquePointer, _ index: Int32, then next: () -> Int32
+    ) -> Int32 {
+        // An empty buffer may have no address, and SQLite reads a null pointer as NULL: empty
+        // text is bound as a copy of "" instead.
+        let code = bytes.isEmpty
+            ? sqlite3_bind_text(handle, index, "", 0, transient)
+            : sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), nil)
+        guard code == SQLITE_OK else { return code }
+        return next()
     }
 
     /// `SQLITE_TRANSIENT`, which the C header defines as a cast that Swift does not import.

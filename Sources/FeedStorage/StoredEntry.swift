@@ -16,15 +16,18 @@ struct StoredEntry {
     init(_ entry: Entry, now: Int64) {
         self.entry = entry
         self.now = now
-        let fields: [String] = [
-            entry.title, entry.summary, entry.permalink ?? "", entry.pubdate.map(String.init) ?? "",
-            entry.updated.map(String.init) ?? "", entry.author ?? "", entry.idSource.rawValue,
+        let rest: [String] = [
+            entry.permalink ?? "", entry.pubdate.map(String.init) ?? "", entry.updated.map(String.init) ?? "",
+            entry.author ?? "", entry.idSource.rawValue,
         ]
-        // The fields joined by U+001F, hashed piece by piece: joining them first copied every
-        // summary once more (a megabyte for a full-text entry) only to hash it.
+        // Title, summary and the rest joined by U+001F, hashed piece by piece: joining them
+        // first copied every summary once more (a megabyte for a full-text entry) only to hash it.
         var hasher = SHA256()
-        for (index, field) in fields.enumerated() {
-            if index > 0 { hasher.update(Self.separator) }
+        hasher.update(entry.title)
+        hasher.update(Self.separator)
+        hasher.update(entry.summary.utf8)
+        for field in rest {
+            hasher.update(Self.separator)
             hasher.update(field)
         }
         contentHash = SHA256.hex(hasher.finalize())
@@ -43,7 +46,7 @@ struct StoredEntry {
         try DirectStatement.execute(
             statement,
             [
-                .text(entry.id), .text(entry.title), .text(entry.summary), .integer(entry.pubdate ?? now), .init(entry.permalink),
+                .text(entry.id), .text(entry.title), .bytes(entry.summary.utf8), .integer(entry.pubdate ?? now), .init(entry.permalink),
                 .init(entry.updated), .init(entry.author), .integer(now), .integer(entry.pubdate == nil ? 1 : 0),
                 .text(entry.idSource.rawValue), .text(contentHash), .integer(changeSequence),
             ], in: db)
@@ -65,7 +68,7 @@ struct StoredEntry {
         try DirectStatement.execute(
             statement,
             [
-                .text(entry.title), .text(entry.summary), .init(entry.permalink), .init(entry.updated), .init(entry.author),
+                .text(entry.title), .bytes(entry.summary.utf8), .init(entry.permalink), .init(entry.updated), .init(entry.author),
                 .text(entry.idSource.rawValue), .text(contentHash), .integer(changeSequence), .init(entry.pubdate),
                 .init(entry.pubdate), .init(entry.pubdate), .integer(now), .text(entry.id),
             ], in: db)

@@ -18,6 +18,26 @@ struct SanitizerSoupTests {
         #expect(sanitizer.sanitize(html: input) == expected)
     }
 
+    @Test func everyElementAndAttributeIsFoundByNameInAnyCaseAndNoOtherNameIs() {
+        func lookUp<T>(_ name: String, _ find: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+            Array(name.utf8).withUnsafeBufferPointer(find)
+        }
+        for element in HTMLElement.allCases where element != .unknown {
+            #expect(lookUp(element.rawValue, HTMLElement.named) == element)
+            #expect(lookUp(element.rawValue.uppercased(), HTMLElement.named) == element)
+            #expect(lookUp(element.rawValue + "x", HTMLElement.named) == .unknown)
+        }
+        for attribute in HTMLAttributeName.allCases {
+            #expect(lookUp(attribute.rawValue, HTMLAttributeName.named) == attribute)
+            #expect(lookUp(attribute.rawValue.uppercased(), HTMLAttributeName.named) == attribute)
+            #expect(lookUp(String(attribute.rawValue.dropLast()), HTMLAttributeName.named) != attribute)
+        }
+        for name in ["", "unknown", "custom-tag", "scrip", "onclick", "style", "class", "a-very-long-element-name"] {
+            #expect(lookUp(name, HTMLElement.named) == .unknown || name == "style", "\(name)")
+            #expect(lookUp(name, HTMLAttributeName.named) == nil, "\(name)")
+        }
+    }
+
     @Test("character references", arguments: [
         ("&eacute;&#233;&#xE9;&#XE9", "éééé"),
         ("a&#0;b&#1;c&#xD800;d&#x110000;e", "abcde"),

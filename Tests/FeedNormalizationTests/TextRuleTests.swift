@@ -65,6 +65,9 @@ struct SummaryRuleTests {
         ("<img src='img.png' alt='x'>", "<img src=\"https://e.com/posts/img.png\" alt=\"x\">"),
         ("<img srcset='a.png 1x, /b.png 2x' src='a.png'>", "<img srcset=\"https://e.com/posts/a.png 1x, https://e.com/b.png 2x\" src=\"https://e.com/posts/a.png\">"),
         ("<a href='mailto:me@e.com'>m</a>", "<a href=\"mailto:me@e.com\">m</a>"),
+        ("<a href='MailTo:me@e.com'>m</a>", "<a href=\"MailTo:me@e.com\">m</a>"),
+        ("<img src='mailto:me@e.com' alt='x'>", ""),
+        ("<a href='mailt:me@e.com'>m</a>", "<a>m</a>"),
         ("<a href='#note'>n</a>", "<a href=\"https://e.com/posts/1#note\">n</a>"),
     ])
     func relative(input: String, expected: String) {

@@ -63,7 +63,7 @@ final class PublishHarness {
 }
 
 func entry(_ id: String, title: String = "T", pubdate: Int64? = 1_000, summary: String = "<p>S</p>") -> Entry {
-    Entry(id: id, idSource: .native, permalink: "https://site.example/\(id)", title: title, summary: summary, pubdate: pubdate, updated: nil, author: nil)
+    Entry(id: id, idSource: .native, permalink: "https://site.example/\(id)", title: title, summary: SafeHTML(summary), pubdate: pubdate, updated: nil, author: nil)
 }
 
 func sha256(ofFile path: String) -> String? {

@@ -52,7 +52,7 @@ struct StorageTests {
         let database = try FeedDatabase(path: path)
         let entries = [
             Entry(id: "empty", idSource: .native, permalink: nil, title: "", summary: "", pubdate: nil, updated: nil, author: ""),
-            Entry(id: "large", idSource: .native, permalink: "https://site.example/\u{E9}", title: "T", summary: large, pubdate: 7, updated: 8, author: "A"),
+            Entry(id: "large", idSource: .native, permalink: "https://site.example/\u{E9}", title: "T", summary: SafeHTML(large), pubdate: 7, updated: 8, author: "A"),
             entry("old", title: "Old"),
         ]
         #expect(try database.upsert(entries, now: 5_000) == UpsertSummary(inserted: 2, updated: 1))

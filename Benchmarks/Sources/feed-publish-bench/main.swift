@@ -27,7 +27,7 @@ let body = String(repeating: "<p>Lorem ipsum dolor sit amet, consectetur adipisc
 func entries(_ feed: Int64, round: Int) -> [Entry] {
     (0..<items).map {
         Entry(id: "f\(feed)-\($0)", idSource: .native, permalink: "https://site.example/\(feed)/\($0)", title: "Entry \($0) of feed \(feed)",
-            summary: body, pubdate: 1_700_000_000 - Int64($0) * 3600 + Int64(round), updated: nil, author: "Author \(feed % 17)")
+            summary: SafeHTML(body), pubdate: 1_700_000_000 - Int64($0) * 3600 + Int64(round), updated: nil, author: "Author \(feed % 17)")
     }
 }
 for var feed in try catalog.feeds() {

@@ -21,6 +21,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         for entry in normalized.entries {
             total &+= entry.id.utf8.count &+ entry.title.utf8.count &+ entry.summary.utf8.count &+ (entry.permalink?.utf8.count ?? 0)
             precondition(!entry.id.isEmpty, "an entry id is never empty")
+            precondition(String(validating: entry.summary.utf8, as: UTF8.self) != nil, "a summary is valid UTF-8")
         }
         if total == -1 { print(total) }
     }

@@ -24,5 +24,5 @@ enum HTMLAttributeName: String, CaseIterable, Sendable {
         return byName[key]
     }
 
-    private static let byName = HTMLNameKey.table(allCases)
+    private static let byName = HTMLNameTable(allCases)
 }

@@ -111,14 +111,19 @@ enum HTMLElement: String, CaseIterable, Sendable {
         return byName[key] ?? .unknown
     }
 
-    private static let byName = HTMLNameKey.table(allCases.filter { $0 != .unknown })
+    private static let byName = HTMLNameTable(allCases.filter { $0 != .unknown })
 }
 
 /// An ASCII name of up to 15 bytes, lowercased and packed into two integers: a hash key
 /// built without allocating. Longer names are no element or attribute Feedmill knows.
-struct HTMLNameKey: Hashable {
+struct HTMLNameKey: Equatable, Sendable {
     private var high: UInt64 = 0
     private var low: UInt64 = 0
+
+    /// No name: `low` holds a name's length in its top byte, never 0.
+    static let none = HTMLNameKey()
+
+    private init() {}
 
     init?(_ name: UnsafeBufferPointer<UInt8>) {
         guard !name.isEmpty, name.count <= 15 else { return nil }
@@ -129,13 +134,43 @@ struct HTMLNameKey: Hashable {
         low |= UInt64(name.count) << 56
     }
 
-    /// `names` looked up by their raw values, for ``HTMLElement`` and ``HTMLAttributeName``.
-    static func table<Name: RawRepresentable<String>>(_ names: [Name]) -> [HTMLNameKey: Name] {
-        var table: [HTMLNameKey: Name] = [:]
-        for name in names {
+    /// A multiplicative hash of the two integers, for ``HTMLNameTable``.
+    var hash: UInt64 {
+        (high &* 0x9E37_79B9_7F4A_7C15 ^ low) &* 0xC2B2_AE3D_27D4_EB4F
+    }
+}
+
+/// The names of ``HTMLElement`` or ``HTMLAttributeName`` by their keys, in an open-addressed
+/// table probed in order. Why not a `Dictionary`: every tag and attribute of every entry is
+/// looked up, and a `Dictionary` key is hashed with seeded SipHash, which cost more than the
+/// rest of reading the tag; the set of names is fixed, so a plain multiplicative hash will do.
+struct HTMLNameTable<Name: RawRepresentable<String> & Sendable>: Sendable {
+    private static var slotBits: UInt64 { 8 }
+    private var keys = [HTMLNameKey](repeating: .none, count: 1 << 8)
+    private var names = [Name?](repeating: nil, count: 1 << 8)
+
+    init(_ all: [Name]) {
+        precondition(all.count <= keys.count / 2, "the table stays at most half full")
+        for name in all {
             let bytes = Array(name.rawValue.utf8)
-            bytes.withUnsafeBufferPointer { table[HTMLNameKey($0)!] = name }
+            let key = bytes.withUnsafeBufferPointer { HTMLNameKey($0)! }
+            var slot = Self.firstSlot(key)
+            while keys[slot] != .none { slot = (slot + 1) & (keys.count - 1) }
+            keys[slot] = key
+            names[slot] = name
         }
-        return table
+    }
+
+    subscript(key: HTMLNameKey) -> Name? {
+        var slot = Self.firstSlot(key)
+        while true {
+            if keys[slot] == key { return names[slot] }
+            if keys[slot] == .none { return nil }
+            slot = (slot + 1) & (keys.count - 1)
+        }
+    }
+
+    private static func firstSlot(_ key: HTMLNameKey) -> Int {
+        Int(truncatingIfNeeded: key.hash >> (64 - slotBits))
     }
 }

@@ -27,7 +27,7 @@ public enum InspectReport {
             ("id", .string(entry.id)),
             ("permalink", .optional(entry.permalink)),
             ("title", .string(entry.title)),
-            ("summary", .string(entry.summary)),
+            ("summary", .string(entry.summary.text)),
             ("pubdate_unix_time", .optional(entry.pubdate)),
             ("updated_unix_time", .optional(entry.updated)),
             ("author", .optional(entry.author)),
