@@ -32,6 +32,21 @@ struct FetchSchedulerTests {
         #expect(elapsed >= .milliseconds(500), "40 feeds × 0.1 s over 8 transfers take at least 0.5 s")
     }
 
+    @Test func aFeedsWorkAfterItsTransferDoesNotHoldTheTransferSlot() throws {
+        let server = try TestHTTPServer { _ in .init(body: Array("<rss/>".utf8), delay: 0.05) }
+        let hosts = (0..<4).map { "h\($0).localhost:\(server.port)" }
+        let started = (0..<4).map { _ in DispatchSemaphore(value: 0) }
+        let sawNextStart = Flags(count: 4)
+        FetchScheduler(configuration: localConfiguration(), concurrency: 1).fetchEach(hosts: hosts) { index, fetch in
+            started[index].signal()
+            _ = fetch(FetchRequest(url: "http://\(hosts[index])/"), nil)
+            // Still busy with this feed after its transfer: the next feed's transfer starts meanwhile.
+            if index < 3 { sawNextStart.set(index, started[index + 1].wait(timeout: .now() + 5) == .success) }
+        }
+        #expect(sawNextStart.values == [true, true, true, false])
+        #expect(server.peakInFlight == 1, "one transfer at a time all the same")
+    }
+
     @Test func oneHostsFeedsShareAConnection() throws {
         let server = try TestHTTPServer { _ in .init(body: Array("<rss/>".utf8)) }
         let requests = (0..<10).map { FetchRequest(url: "http://only.localhost:\(server.port)/feed\($0)") }
@@ -61,4 +76,16 @@ extension Result where Failure == FetchError {
         if case .failure(let error) = self { return error.status }
         return nil
     }
+}
+
+/// Booleans set from many threads.
+private final class Flags: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flags: [Bool]
+
+    init(count: Int) { flags = Array(repeating: false, count: count) }
+
+    func set(_ index: Int, _ value: Bool) { lock.withLock { flags[index] = value } }
+
+    var values: [Bool] { lock.withLock { flags } }
 }
