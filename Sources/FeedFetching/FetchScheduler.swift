@@ -16,8 +16,8 @@ import Foundation
 /// only ~28 of the 32 slots busy.
 ///
 /// A free worker takes the next feed of the host with the most feeds left that is under its
-/// limit (that host is the critical path of the batch), and among equals the host it just
-/// fetched from, so that host's connection is reused. Always preferring the last host
+/// limit (that host is the critical path of the batch), and among equals the host its slot
+/// last fetched from, so that host's connection is reused. Always preferring the last host
 /// measured 19% slower: workers settled on some hosts and left others for a slow tail.
 public struct FetchScheduler: Sendable {
     public var configuration: FetchConfiguration
@@ -55,7 +55,8 @@ public struct FetchScheduler: Sendable {
     /// Runs `job` once per request started, on a worker, concurrently; `job` calls `fetch`
     /// once, with the consumer that is to take the body as it arrives (``FetchBodyConsumer``),
     /// and carries on with the result. The host's slot and the transfer slot are free again
-    /// as soon as `fetch` returns. Returns the indices of the requests never started, as ``fetchAll(_:completion:)``.
+    /// as soon as `fetch` returns. Returns the indices of the requests never started, as
+    /// ``fetchAll(_:completion:)``.
     @discardableResult
     public func fetchEach(
         _ requests: [FetchRequest],
@@ -124,7 +125,7 @@ public struct FetchScheduler: Sendable {
 
     /// Workers beyond the transfer slots, finishing feeds whose transfers have ended: a
     /// quarter of `concurrency`, at least one. Each holds at most one feed's open transaction.
-    public static func extraWorkers(_ concurrency: Int) -> Int { max(1, concurrency / 4) }
+    static func extraWorkers(_ concurrency: Int) -> Int { max(1, concurrency / 4) }
 
     /// The host a URL's connection goes to, lowercased; the whole URL when it has none.
     public static func hostKey(_ url: String) -> String {
