@@ -10,7 +10,7 @@
 /// it). The sanitiser keeps runs of its input whole, cut only at ASCII bytes, and adds only
 /// ASCII and the UTF-8 of the characters it decodes. Debug builds and the fuzz target check
 /// this on every summary.
-public struct SafeHTML: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct SafeHTML: Sendable, Equatable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let utf8: [UInt8]
 
     /// For HTML the caller has made safe itself: tests, fixtures and benchmarks.
@@ -29,6 +29,5 @@ public struct SafeHTML: Sendable, Hashable, ExpressibleByStringLiteral, CustomSt
     }
 
     public var text: String { String(decoding: utf8, as: UTF8.self) }
-    public var isEmpty: Bool { utf8.isEmpty }
     public var description: String { text }
 }

@@ -145,9 +145,10 @@ struct HTMLNameKey: Equatable, Sendable {
 /// looked up, and a `Dictionary` key is hashed with seeded SipHash, which cost more than the
 /// rest of reading the tag; the set of names is fixed, so a plain multiplicative hash will do.
 struct HTMLNameTable<Name: RawRepresentable<String> & Sendable>: Sendable {
-    private static var slotBits: UInt64 { 8 }
-    private var keys = [HTMLNameKey](repeating: .none, count: 1 << 8)
-    private var names = [Name?](repeating: nil, count: 1 << 8)
+    /// 256 slots: more than twice the most names a table holds.
+    private static var slotBits: Int { 8 }
+    private var keys = [HTMLNameKey](repeating: .none, count: 1 << slotBits)
+    private var names = [Name?](repeating: nil, count: 1 << slotBits)
 
     init(_ all: [Name]) {
         precondition(all.count <= keys.count / 2, "the table stays at most half full")
@@ -171,6 +172,6 @@ struct HTMLNameTable<Name: RawRepresentable<String> & Sendable>: Sendable {
     }
 
     private static func firstSlot(_ key: HTMLNameKey) -> Int {
-        Int(truncatingIfNeeded: key.hash >> (64 - slotBits))
+        Int(truncatingIfNeeded: key.hash >> UInt64(64 - slotBits))
     }
 }
