@@ -208,6 +208,10 @@ public final class HTTPFetcher {
             if let previous = request.previousBodyHash, previous == response.bodyHash {
                 return .notModified(response)
             }
+            if let consumer = answer.body.consumer, consumer.takesSmallBodiesAfterTheFetch, !answer.body.started {
+                response.body = answer.body.held
+                return .fetched(response)
+            }
             answer.body.flush()
             if answer.body.consumer == nil { response.body = answer.body.held }
             return .fetched(response)

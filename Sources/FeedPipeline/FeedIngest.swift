@@ -11,7 +11,7 @@ import Foundation
 /// has been read to its end (``finish(_:)``); anything else rolls it back (``cancel()``).
 ///
 /// The database is opened at the first entry, so a body that is no feed at all never opens
-/// it; a file this ingest had to create is removed again when the feed fails.
+/// it; a feed's first database appears under its name only once committed (``FeedDatabase``).
 final class FeedIngest: FetchBodyConsumer {
     private let feed: CatalogFeed
     private let path: String
@@ -22,7 +22,6 @@ final class FeedIngest: FetchBodyConsumer {
     private var normalizer = EntryNormalizer(feedURL: nil)
     /// Keeps the feed's database open while it lives.
     private var upsert: FeedUpsert?
-    private var createdFile = false
     /// Entries counted instead of stored: a dry run for a feed without a healthy database.
     private var counted = 0
     private var storageFailure: StorageError?
@@ -48,9 +47,22 @@ final class FeedIngest: FetchBodyConsumer {
         return storageFailure == nil && !parser.isStopped
     }
 
+    /// A body small enough to be held comes back with the response (see
+    /// ``FetchBodyConsumer/takesSmallBodiesAfterTheFetch``): parsed after the fetch, so the
+    /// feed's transfer slot goes to the next feed meanwhile. Parsed inside the fetch, they kept
+    /// the slots of a cold run over the benchmark corpus (100 ms, concurrency 32) busy for
+    /// 124–130 ms per feed on average; now 120–127.
+    var takesSmallBodiesAfterTheFetch: Bool { true }
+
     /// After a fetch that brought a body: reads the document to its end and commits.
     /// - Returns: the event for the catalog, and the run report's outcome when stored.
     func finish(_ response: FetchResponse) -> (event: FeedEvent, outcome: FeedReport.Outcome?) {
+        var response = response
+        if parser == nil {
+            start(finalURL: response.finalURL, status: response.status, contentType: response.contentType)
+            if !response.body.isEmpty { _ = response.body.withUnsafeBytes { receive($0) } }
+            response.body = []
+        }
         guard let parser else { return (Self.notAFeed(.empty, status: response.status), nil) }
         let parsed: ParsedFeed
         do {
@@ -62,7 +74,6 @@ final class FeedIngest: FetchBodyConsumer {
         do throws(StorageError) {
             if let storageFailure { throw storageFailure }
             let summary = try openUpsert()?.commit() ?? UpsertSummary(inserted: counted)
-            createdFile = false
             let header = FeedNormalizer.header(parsed, feedURL: response.finalURL)
             return (.fetched(response, header), dryRun ? .wouldUpdate(summary) : .updated(summary))
         } catch {
@@ -85,14 +96,10 @@ final class FeedIngest: FetchBodyConsumer {
         }
     }
 
-    /// Throws away whatever was written; removes the file if this ingest created it.
+    /// Throws away whatever was written (a new file, whole).
     func cancel() {
         upsert?.cancel()
         upsert = nil
-        if createdFile {
-            createdFile = false
-            try? FileManager.default.removeItem(atPath: path)
-        }
     }
 
     private func store(_ parsedEntry: consuming ParsedEntry, of parsedFeed: ParsedFeed) {
@@ -116,7 +123,6 @@ final class FeedIngest: FetchBodyConsumer {
         let condition = FeedDatabaseFile.condition(of: path)
         if dryRun, condition != .healthy { return nil }
         let database = try FeedDatabase(path: path, identity: feed.identity)
-        createdFile = condition == .missing
         upsert = try database.beginUpsert(now: now, retention: retention, writes: !dryRun)
         return upsert
     }

@@ -25,15 +25,19 @@ public struct UpsertSummary: Sendable, Equatable {
 /// Rollback-journal mode, so the file alone is the database (what clients download) and a
 /// write either commits whole or not at all, even under `kill -9`. Entries are compared with
 /// what is stored before anything is written: an unchanged entry costs no write, and a run
-/// in which nothing changed leaves the file byte-identical.
+/// in which nothing changed leaves the file byte-identical. A file that does not exist yet is
+/// written under a temporary name and put in place by its first commit (``NewFeedFile``).
 public final class FeedDatabase {
     public let path: String
-    private let queue: DatabaseQueue
+    /// The open connection; `nil` between a new file's move into place and the next use.
+    private var connection: DatabaseQueue?
     /// A new file's schema (and stamp), not yet committed: the first upsert writes it in its
-    /// own transaction, so a new feed's schema and entries cost one journal file and one round
-    /// of `fdatasync`s, not two. Creating and deleting journal files was a tenth of a cold
-    /// run's CPU, in ext4's inode allocation.
+    /// own transaction, so a new feed's schema and entries cost one transaction, not two.
     private var pendingSchema: PendingSchema?
+    /// The file did not exist, and is not in place yet: it is written under a temporary name
+    /// (``creation``) until its first commit.
+    private var isNew = false
+    private var creation: NewFeedFile?
 
     private struct PendingSchema {
         let identity: FeedIdentity?
@@ -53,6 +57,27 @@ public final class FeedDatabase {
         if case .unusable(let reason) = condition {
             throw StorageError(path: path, message: reason, kind: .damaged)
         }
+        if condition == .missing {
+            isNew = true
+            pendingSchema = PendingSchema(identity: identity)
+            _ = try queue
+            return
+        }
+        let queue = try Self.open(path, new: false)
+        connection = queue
+        if condition == .empty {
+            pendingSchema = PendingSchema(identity: identity)
+            return
+        }
+        try StorageError.wrap(path, "migrating") { try FeedDatabaseSchema.migrator().migrate(queue) }
+        if let identity { try check(identity) }
+    }
+
+    deinit {
+        if creation != nil { discardCreation() }
+    }
+
+    private static func open(_ path: String, new: Bool) throws(StorageError) -> DatabaseQueue {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         // ``FeedUpsert`` keeps its transaction open across calls while a feed streams in.
@@ -60,14 +85,37 @@ public final class FeedDatabase {
         // A feed's transaction streams through the page cache: 512 KiB (SQLite's default is
         // 2 MiB) is plenty for a write that touches each page once, and is what a 16 MB feed
         // costs in memory instead of four times that.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -512") }
-        queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: path, configuration: configuration) }
-        if condition == .missing || condition == .empty {
-            pendingSchema = PendingSchema(identity: identity)
-            return
+        // A new file under its temporary name (``NewFeedFile``) is this connection's alone, and
+        // is thrown away whole if its transaction does not commit: its rollback journal stays
+        // in memory, and it is synced once, before it is moved into place.
+        let pragmas = new
+            ? "PRAGMA cache_size = -512; PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF"
+            : "PRAGMA cache_size = -512"
+        configuration.prepareDatabase { db in try db.execute(sql: pragmas) }
+        return try StorageError.wrap(path, "opening") { try DatabaseQueue(path: path, configuration: configuration) }
+    }
+
+    /// The connection: to a new file's temporary (created afresh after a rollback threw the
+    /// last one away), or to ``path``, opened again after a new file was moved there.
+    private var queue: DatabaseQueue {
+        get throws(StorageError) {
+            if let connection { return connection }
+            let opened: DatabaseQueue
+            if isNew {
+                let creation = try NewFeedFile.create(for: path)
+                do throws(StorageError) {
+                    opened = try Self.open(creation.temporaryPath, new: true)
+                } catch {
+                    creation.discard()
+                    throw error
+                }
+                self.creation = creation
+            } else {
+                opened = try Self.open(path, new: false)
+            }
+            connection = opened
+            return opened
         }
-        try StorageError.wrap(path, "migrating") { try FeedDatabaseSchema.migrator().migrate(queue) }
-        if let identity { try check(identity) }
     }
 
     public static func fileName(feedID: Int64) -> String { FeedDatabaseFile.fileName(feedID: feedID) }
@@ -125,15 +173,47 @@ public final class FeedDatabase {
         try FeedDatabaseSchema.createCurrent(db, stamping: pendingSchema.identity)
     }
 
+    /// A new file's schema stays pending until the file is in place: thrown away before, it
+    /// is written again.
     func schemaCommitted() {
+        if !isNew { pendingSchema = nil }
+    }
+
+    /// After the first commit: a new file leaves its temporary name for ``path``. Called
+    /// outside the connection's queue, which is closed first (its name would be wrong).
+    func moveNewFileIntoPlace() throws(StorageError) {
+        guard let creation else { return }
+        if let connection {
+            try StorageError.wrap(path, "closing") { try connection.close() }
+            self.connection = nil
+        }
+        self.creation = nil
+        do throws(StorageError) {
+            try creation.moveIntoPlace()
+        } catch {
+            // Still new: the next transaction writes the schema into a new temporary.
+            creation.discard()
+            throw error
+        }
+        isNew = false
         pendingSchema = nil
+    }
+
+    /// Throws a new file away before it was ever in place (its transaction rolled back).
+    func discardCreation() {
+        guard let creation else { return }
+        try? connection?.close()
+        connection = nil
+        creation.discard()
+        self.creation = nil
     }
 
     /// A new file's schema in a transaction of its own, before anything but an upsert uses it.
     private func createSchemaIfPending() throws(StorageError) {
         guard let pendingSchema else { return }
         try StorageError.wrap(path, "creating") { try queue.write { db in try FeedDatabaseSchema.createCurrent(db, stamping: pendingSchema.identity) } }
-        self.pendingSchema = nil
+        schemaCommitted()
+        try moveNewFileIntoPlace()
     }
 
     /// Items in the file at `path`, read without migrating or stamping it; `nil` when it

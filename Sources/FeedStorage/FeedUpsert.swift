@@ -90,6 +90,11 @@ public final class FeedUpsert {
             }
         }
         isOpen = false
+        if writes {
+            try database.moveNewFileIntoPlace()
+        } else {
+            database.discardCreation()
+        }
         return summary
     }
 
@@ -98,5 +103,6 @@ public final class FeedUpsert {
         guard isOpen else { return }
         isOpen = false
         try? database.access("rolling back") { db in if db.isInsideTransaction { try db.rollback() } }
+        database.discardCreation()
     }
 }

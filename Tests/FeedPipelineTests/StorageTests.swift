@@ -117,15 +117,17 @@ struct StorageTests {
         #expect(try database.itemCount() == 2)
     }
 
-    /// A first upsert rolled back leaves the file empty, and the next one still writes the schema.
-    @Test func aNewFileWhoseFirstUpsertIsCancelledStaysEmptyAndUsable() throws {
+    /// A first upsert rolled back leaves no file at all (see ``NewFeedFileTests``), and the
+    /// next one still writes the schema.
+    @Test func aNewFileWhoseFirstUpsertIsCancelledLeavesNothingAndStaysUsable() throws {
         let directory = try TemporaryDirectory()
         let path = directory.url.path + "/feed_1.sqlite"
         let database = try FeedDatabase(path: path)
         let first = try database.beginUpsert(now: 5_000)
         try first.add(entry("a"))
         first.cancel()
-        #expect(FeedDatabaseFile.condition(of: path) == .empty)
+        #expect(FeedDatabaseFile.condition(of: path) == .missing)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
         #expect(try database.upsert([entry("b")], now: 5_000) == UpsertSummary(inserted: 1))
         #expect(try sqlite(path, "SELECT id FROM items") == [["b"]])
         #expect(FeedDatabaseFile.condition(of: path) == .healthy)

@@ -10,7 +10,7 @@ import Testing
 /// the whole document has arrived: a transfer that fails half-way leaves nothing behind.
 @Suite("rss-update streams large feeds into their databases")
 struct StreamingUpdateTests {
-    /// About 1.4 MB: well past the 256 KiB held before parsing starts.
+    /// About 1.4 MB: past the 1 MiB held before parsing starts.
     static func largeFeed(items: Int = 6_000, tag: String = "v1") -> [UInt8] {
         Array(rss("Large", items: (0..<items).map { ("g\($0)", "Entry \($0) \(tag)", "https://site.example/\($0)", nil) }).utf8)
     }

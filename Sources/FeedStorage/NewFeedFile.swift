@@ -1,0 +1,64 @@
+import FeedBasics
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A feed database that does not exist yet, written under a temporary name beside its final
+/// one (`feed_42.sqlite.new`) and put in place only once its first transaction has committed.
+///
+/// Why: a client, `rss-publish` or a rebuilt catalog never sees a half-written new database
+/// under a feed's name, and the first transaction needs no rollback journal on disk: what is
+/// cut short is only ever the temporary file. Creating, syncing and deleting a journal for
+/// each new feed (two `fdatasync`s and a directory sync among them) was the largest part of a
+/// cold run's system time after the writes themselves.
+///
+/// The temporary is created with `O_EXCL | O_NOFOLLOW`, so it is this process's own file and
+/// is deleted when the creation fails. One left by a run that was killed is set aside
+/// (renamed, never deleted), as a damaged database is. The final name is taken with `link`,
+/// which fails rather than replace a file that appeared there meanwhile.
+struct NewFeedFile {
+    let finalPath: String
+
+    var temporaryPath: String { Self.temporaryPath(for: finalPath) }
+
+    static func temporaryPath(for finalPath: String) -> String { finalPath + ".new" }
+
+    /// Creates the empty temporary file.
+    static func create(for finalPath: String) throws(StorageError) -> NewFeedFile {
+        let file = NewFeedFile(finalPath: finalPath)
+        for attempt in 0..<2 {
+            let descriptor = open(file.temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if descriptor >= 0 {
+                close(descriptor)
+                return file
+            }
+            guard errno == EEXIST, attempt == 0 else { break }
+            // Left by an interrupted creation: kept for a person, out of the way.
+            _ = try FeedDatabaseFile.setAside(file.temporaryPath, at: Int64(time(nil)))
+        }
+        throw StorageError(path: finalPath, message: "cannot create \(file.temporaryPath): \(String(cString: strerror(errno)))")
+    }
+
+    /// Makes the written file durable and gives it its final name.
+    func moveIntoPlace() throws(StorageError) {
+        try StorageError.files { () throws(FileError) in try DurableFiles.sync(temporaryPath) }
+        if link(temporaryPath, finalPath) == 0 {
+            unlink(temporaryPath)
+        } else if errno == EEXIST {
+            throw StorageError(path: finalPath, message: "appeared while the feed's new database was being written; the new one was not put in its place")
+        } else {
+            // A file system without hard links: the final name was checked to be free above.
+            guard access(finalPath, F_OK) != 0, rename(temporaryPath, finalPath) == 0 else {
+                throw StorageError(path: finalPath, message: "cannot put the new database in place: \(String(cString: strerror(errno)))")
+            }
+        }
+        try StorageError.files { () throws(FileError) in try DurableFiles.sync((finalPath as NSString).deletingLastPathComponent) }
+    }
+
+    /// Deletes the temporary file: this process created it, and nothing committed is in it.
+    func discard() {
+        unlink(temporaryPath)
+    }
+}
