@@ -36,6 +36,24 @@ public enum DurableFiles {
         try sync((destination as NSString).deletingLastPathComponent)
     }
 
+    /// Gives the written file `source` the name `destination` only if no file has that name:
+    /// syncs it, links it (which fails rather than replace), drops the temporary name and
+    /// syncs the directory. On a file system without hard links, renames it after checking
+    /// that the name is free.
+    public static func moveIntoPlace(_ source: String, to destination: String) throws(FileError) {
+        try sync(source)
+        if link(source, destination) == 0 {
+            unlink(source)
+        } else if errno == EEXIST {
+            throw FileError(path: destination, message: "already exists; \(source) was not put in its place")
+        } else {
+            guard access(destination, F_OK) != 0, Glibc.rename(source, destination) == 0 else {
+                throw FileError(path: destination, message: "cannot put \(source) in its place: \(String(cString: strerror(errno)))")
+            }
+        }
+        try sync((destination as NSString).deletingLastPathComponent)
+    }
+
     /// Writes bytes under a temporary name, syncs, and renames over `path`. The temporary is
     /// created afresh (`O_EXCL | O_NOFOLLOW`, after removing whatever had that name), so a
     /// link planted there is replaced, never written through. Writers in one process that may

@@ -48,8 +48,7 @@ final class BodyStream {
     private(set) var exceededLimit = false
     /// The consumer refused more.
     private(set) var stoppedByConsumer = false
-    /// The consumer has been started (the body outgrew the hold limit, or was flushed).
-    private(set) var started = false
+    private var started = false
     private var hasher = SHA256()
     private var origin: (finalURL: String, status: Int, contentType: String?)?
 
@@ -91,10 +90,14 @@ final class BodyStream {
         return SHA256.hex(finished.finalize())
     }
 
-    /// Hands the consumer what it has not seen yet, starting it if the body stayed small.
-    func flush() {
-        guard let consumer, !started else { return }
+    /// At the body's end: what the response carries. Without a consumer, the body. A consumer
+    /// that never started (the body stayed within ``holdLimit``) is started and handed it now,
+    /// unless it takes small bodies after the fetch: then the response carries it.
+    func finish() -> [UInt8] {
+        guard let consumer, !started else { return consumer == nil ? held : [] }
+        if consumer.takesSmallBodiesAfterTheFetch { return held }
         startConsumer(consumer)
+        return []
     }
 
     private func startConsumer(_ consumer: FetchBodyConsumer) {

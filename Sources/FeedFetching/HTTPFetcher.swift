@@ -208,12 +208,7 @@ public final class HTTPFetcher {
             if let previous = request.previousBodyHash, previous == response.bodyHash {
                 return .notModified(response)
             }
-            if let consumer = answer.body.consumer, consumer.takesSmallBodiesAfterTheFetch, !answer.body.started {
-                response.body = answer.body.held
-                return .fetched(response)
-            }
-            answer.body.flush()
-            if answer.body.consumer == nil { response.body = answer.body.held }
+            response.body = answer.body.finish()
             return .fetched(response)
         default:
             let retryAfter = [429, 503].contains(response.status)

@@ -74,7 +74,7 @@ public final class FeedDatabase {
     }
 
     deinit {
-        if creation != nil { discardCreation() }
+        discardCreation()
     }
 
     private static func open(_ path: String, new: Bool) throws(StorageError) -> DatabaseQueue {

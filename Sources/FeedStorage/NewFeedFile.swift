@@ -1,5 +1,4 @@
 import FeedBasics
-import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -16,14 +15,12 @@ import Glibc
 ///
 /// The temporary is created with `O_EXCL | O_NOFOLLOW`, so it is this process's own file and
 /// is deleted when the creation fails. One left by a run that was killed is set aside
-/// (renamed, never deleted), as a damaged database is. The final name is taken with `link`,
-/// which fails rather than replace a file that appeared there meanwhile.
+/// (renamed, never deleted), as a damaged database is. The final name is taken without
+/// replacing a file that appeared there meanwhile (``DurableFiles/moveIntoPlace(_:to:)``).
 struct NewFeedFile {
     let finalPath: String
 
-    var temporaryPath: String { Self.temporaryPath(for: finalPath) }
-
-    static func temporaryPath(for finalPath: String) -> String { finalPath + ".new" }
+    var temporaryPath: String { finalPath + ".new" }
 
     /// Creates the empty temporary file.
     static func create(for finalPath: String) throws(StorageError) -> NewFeedFile {
@@ -41,20 +38,9 @@ struct NewFeedFile {
         throw StorageError(path: finalPath, message: "cannot create \(file.temporaryPath): \(String(cString: strerror(errno)))")
     }
 
-    /// Makes the written file durable and gives it its final name.
+    /// Makes the written file durable and gives it its final name, never replacing a file.
     func moveIntoPlace() throws(StorageError) {
-        try StorageError.files { () throws(FileError) in try DurableFiles.sync(temporaryPath) }
-        if link(temporaryPath, finalPath) == 0 {
-            unlink(temporaryPath)
-        } else if errno == EEXIST {
-            throw StorageError(path: finalPath, message: "appeared while the feed's new database was being written; the new one was not put in its place")
-        } else {
-            // A file system without hard links: the final name was checked to be free above.
-            guard access(finalPath, F_OK) != 0, rename(temporaryPath, finalPath) == 0 else {
-                throw StorageError(path: finalPath, message: "cannot put the new database in place: \(String(cString: strerror(errno)))")
-            }
-        }
-        try StorageError.files { () throws(FileError) in try DurableFiles.sync((finalPath as NSString).deletingLastPathComponent) }
+        try StorageError.files { () throws(FileError) in try DurableFiles.moveIntoPlace(temporaryPath, to: finalPath) }
     }
 
     /// Deletes the temporary file: this process created it, and nothing committed is in it.
