@@ -12,15 +12,20 @@ import Foundation
 /// held whole), every body, text and summary buffer above it was a fresh mapping, its pages
 /// faulted in and zeroed one by one: ~88,000 page faults and ~6% of a cold run's CPU over the
 /// 1,000-feed benchmark corpus. Streamed, no buffer is large for long, so 512 KiB, with freed
-/// memory kept up to 2 MiB per arena and no more arenas than twice the cores (glibc's default
-/// is eight times), keeps buffers in reused heap pages and memory no higher: 4 interleaved
-/// pairs at concurrency 32 and 100 ms, ~22,000 faults instead of ~87,000, less CPU in each
-/// pair, peak RSS 54–58 MiB instead of 59–61 (`Scripts/bench/results/README.md`).
+/// memory kept up to 2 MiB per arena, keeps buffers in reused heap pages: ~22,000 faults
+/// instead of ~87,000, less CPU in each of 4 interleaved pairs.
+///
+/// Arenas: as many as cores, at least 2 (glibc's default is eight per core). An arena keeps
+/// the most it ever held, so each one more is another high-water mark of freed memory. Once
+/// no more feeds are parsed at once than there are cores (``ParsePermits``), fewer arenas
+/// cost no measurable CPU: 2 cores, 5,000 feeds, peak RSS 63 MiB instead of 68 with 4
+/// arenas; 1,000 feeds at 100 ms, 7 interleaved pairs, median CPU 5.15 s against 5.12
+/// (`Scripts/bench/results/README.md`).
 /// An operator's `MALLOC_MMAP_THRESHOLD_`, `MALLOC_TRIM_THRESHOLD_` or `MALLOC_ARENA_MAX` wins.
 public enum MemoryTuning {
     public static let mmapThreshold: Int32 = 512 * 1024
     public static let trimThreshold: Int32 = 2 * 1024 * 1024
-    public static var arenaLimit: Int32 { Int32(max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)) }
+    public static var arenaLimit: Int32 { Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)) }
 
     /// Call first, before any thread allocates.
     public static func apply() {

@@ -31,8 +31,11 @@ public final class UpdateRun: Sendable {
             configuration: configuration.fetch, concurrency: configuration.concurrency,
             perHostLimit: configuration.perHostLimit)
         scheduler.deadline = configuration.deadline.map { started + .milliseconds(Int64($0 * 1000)) }
+        let permits = ParsePermits(limit: configuration.parsingLimit)
         let unstarted = scheduler.fetchEach(hosts: fetchable.hosts) { [self] index, fetch in
-            let report = update(fetchable.feedIDs[index], condition: fetchable.conditions[index], fetch: fetch, now: now, dryRun: dryRun)
+            let report = update(
+                fetchable.feedIDs[index], condition: fetchable.conditions[index], fetch: fetch, now: now, dryRun: dryRun,
+                permits: permits)
             let done = collected.add(report)
             progress?(report, done, collected.total)
         }
@@ -142,7 +145,8 @@ public final class UpdateRun: Sendable {
     /// catalog's next record.
     private func update(
         _ feedID: Int64, condition: FeedFileCondition,
-        fetch: (FetchRequest, FetchBodyConsumer?) -> Result<FetchOutcome, FetchError>, now: Int64, dryRun: Bool
+        fetch: (FetchRequest, FetchBodyConsumer?) -> Result<FetchOutcome, FetchError>, now: Int64, dryRun: Bool,
+        permits: ParsePermits
     ) -> FeedReport {
         let feed: CatalogFeed
         do {
@@ -157,7 +161,7 @@ public final class UpdateRun: Sendable {
         var report = FeedReport(feedID: feed.feedID, url: feed.url, outcome: .unchanged)
         let ingest = FeedIngest(
             feed: feed, path: configuration.feedDatabasePath(feed.feedID), now: now,
-            retention: configuration.retention.overridden(by: feed.state.retention), dryRun: dryRun)
+            retention: configuration.retention.overridden(by: feed.state.retention), dryRun: dryRun, permits: permits)
         let event: FeedEvent
         switch fetch(request, ingest) {
         case .failure(let error) where error.kind == .interrupted:

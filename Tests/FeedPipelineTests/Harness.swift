@@ -17,6 +17,8 @@ final class Harness: @unchecked Sendable {
     var retention = Retention.keepEverything
     /// Changes to the fetch configuration (limits, timeouts); set before a run.
     var tuneFetch: (inout FetchConfiguration) -> Void = { _ in }
+    /// Feeds parsed at once; set before a run.
+    var parsingLimit = PipelineConfiguration().parsingLimit
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -35,6 +37,7 @@ final class Harness: @unchecked Sendable {
         configuration.concurrency = 4
         configuration.clock = { [self] in now }
         configuration.retention = retention
+        configuration.parsingLimit = parsingLimit
         tuneFetch(&configuration.fetch)
         return configuration
     }
