@@ -13,12 +13,10 @@ import Dispatch
 /// A body too large to be held is parsed while it arrives, inside its transfer, without a
 /// permit: waiting there would hold the transfer slot.
 public struct ParsePermits: Sendable {
-    public let limit: Int
     private let semaphore: DispatchSemaphore
 
     public init(limit: Int) {
-        self.limit = max(1, limit)
-        semaphore = DispatchSemaphore(value: self.limit)
+        semaphore = DispatchSemaphore(value: max(1, limit))
     }
 
     /// Runs `work` once a permit is free, and frees it after.
