@@ -9,7 +9,7 @@ import PackageDescription
 //   FeedParsing         → FeedModel, FeedDates, FeedBasics, CLibXML2    bytes → ParsedFeed (and OPML)
 //   FeedNormalization   → FeedModel, FeedBasics, CLibXML2               ParsedFeed → entries fit to store
 //   FeedFetching        → FeedModel, FeedDates, FeedBasics, CCurl                 HTTP with libcurl, bounded concurrency, recordings
-//   FeedStorage         → FeedModel, FeedBasics, GRDB                   all SQL: catalog, feed databases, snapshots
+//   FeedStorage         → FeedModel, FeedBasics, GRDB, CSQLiteSettings  all SQL: catalog, feed databases, snapshots
 //   FeedPipeline        → the six above                                rss-create, rss-update, rss-inspect as library calls
 //   FeedPublishing      → FeedPipeline, FeedStorage, FeedModel, FeedBasics, FeedNormalization   rss-publish
 //   FeedCommandSupport  → FeedPipeline, FeedPublishing, FeedStorage, FeedFetching, ArgumentParser, Logging, TOMLKit, CMalloc
@@ -49,6 +49,9 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // sqlite3_config, which is variadic: a C file, not a header, so that SQLite's declarations
+        // come into Swift once (through GRDBSQLite).
+        .target(name: "CSQLiteSettings"),
         .target(name: "FeedBasics", dependencies: ["CCrypto", "CLibXML2"]),
         .target(name: "FeedModel", dependencies: ["FeedBasics"]),
         .target(name: "FeedDates", dependencies: ["FeedBasics"]),
@@ -58,7 +61,7 @@ let package = Package(
         .target(
             name: "FeedStorage",
             dependencies: [
-                "FeedModel", "FeedBasics",
+                "FeedModel", "FeedBasics", "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),

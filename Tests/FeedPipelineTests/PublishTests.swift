@@ -293,7 +293,7 @@ struct PublishTests {
             // writer could take the lock again each time before the snapshot's busy-wait
             // retried, and finish all 60 before the first snapshot (1 run in 5).
             for round in 0..<60 {
-                try? FeedDatabase(path: path).upsert((0..<10).map { entry("w\(round)-\($0)") }, now: 5_000 + Int64(round))
+                _ = try? FeedDatabase(path: path).upsert((0..<10).map { entry("w\(round)-\($0)") }, now: 5_000 + Int64(round))
                 usleep(3_000)
             }
             finished.signal()

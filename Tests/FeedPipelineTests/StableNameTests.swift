@@ -135,7 +135,7 @@ final class ByNameReader: @unchecked Sendable {
             return nil
         }
         let copy = scratch + "/" + name
-        FileManager.default.createFile(atPath: copy, contents: bytes)
+        _ = FileManager.default.createFile(atPath: copy, contents: bytes)
         let check = (try? sqlite(copy, "PRAGMA integrity_check"))?.first?.first ?? nil
         if check != "ok" { record(problem: "\(name): integrity \(check ?? "unreadable")") }
         lock.withLock { got.append(Download(name: name, sha256: SHA256.hexDigest([UInt8](bytes)))) }

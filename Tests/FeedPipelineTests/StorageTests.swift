@@ -2,6 +2,7 @@ import FeedModel
 import FeedStorage
 import Foundation
 import GRDB
+import GRDBSQLite
 import TestSupport
 import Testing
 
@@ -176,6 +177,19 @@ struct StorageTests {
         let bytes = FileManager.default.contents(atPath: database.path)
         #expect(try database.preview([entry("a", title: "new"), entry("z")], now: 6_000) == UpsertSummary(inserted: 1, updated: 1))
         #expect(FileManager.default.contents(atPath: database.path) == bytes)
+    }
+
+    /// SQLite's memory statistics take a global mutex on every allocation (``SQLiteLibrary``).
+    /// They must be off even in this process, where other tests open SQLite directly and in
+    /// parallel: SQLite refuses the setting once anything has opened a connection. With them
+    /// off, SQLite counts nothing, so an open database holding pages reports 0 bytes in use.
+    @Test func sqliteKeepsNoMemoryStatistics() throws {
+        let directory = try TemporaryDirectory()
+        let database = try FeedDatabase(path: directory.url.path + "/feed_1.sqlite")
+        try database.upsert((0..<200).map { entry("e\($0)", title: String(repeating: "t", count: 500)) }, now: 5_000)
+        #expect(try database.itemCount() == 200)
+        #expect(SQLiteLibrary.memoryStatisticsOff)
+        #expect(sqlite3_memory_used() == 0)
     }
 }
 
