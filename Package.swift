@@ -8,7 +8,7 @@ import PackageDescription
 //   FeedDates           → FeedBasics                                   every date format feeds use
 //   FeedParsing         → FeedModel, FeedDates, FeedBasics, CLibXML2    bytes → ParsedFeed (and OPML)
 //   FeedNormalization   → FeedModel, FeedBasics, CLibXML2               ParsedFeed → entries fit to store
-//   FeedFetching        → FeedModel, FeedDates, FeedBasics, CCurl                 HTTP with libcurl, bounded concurrency, recordings
+//   FeedFetching        → FeedModel, FeedDates, FeedBasics, CCurl, CZlib   HTTP with libcurl, bodies held compressed, bounded concurrency, recordings
 //   FeedStorage         → FeedModel, FeedBasics, GRDB, CSQLiteSettings  all SQL: catalog, feed databases, snapshots
 //   FeedPipeline        → the six above                                rss-create, rss-update, rss-inspect as library calls
 //   FeedPublishing      → FeedPipeline, FeedStorage, FeedModel, FeedBasics, FeedNormalization   rss-publish
@@ -49,6 +49,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // sqlite3_config, which is variadic: a C file, not a header, so that SQLite's declarations
         // come into Swift once (through GRDBSQLite).
         .target(name: "CSQLiteSettings"),
@@ -57,7 +58,7 @@ let package = Package(
         .target(name: "FeedDates", dependencies: ["FeedBasics"]),
         .target(name: "FeedParsing", dependencies: ["FeedModel", "FeedDates", "FeedBasics", "CLibXML2"]),
         .target(name: "FeedNormalization", dependencies: ["FeedModel", "FeedBasics", "CLibXML2"]),
-        .target(name: "FeedFetching", dependencies: ["FeedModel", "FeedDates", "FeedBasics", "CCurl"]),
+        .target(name: "FeedFetching", dependencies: ["FeedModel", "FeedDates", "FeedBasics", "CCurl", "CZlib"]),
         .target(
             name: "FeedStorage",
             dependencies: [

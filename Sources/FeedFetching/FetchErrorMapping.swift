@@ -14,6 +14,9 @@ enum FetchErrorMapping {
         if let blocked = sink.blockedAddress {
             return make(.blockedAddress, "refused to connect to \(blocked): not a public address (allow private networks to fetch it)")
         }
+        if let failure = sink.stream.decodingFailure {
+            return make(.network, failure)
+        }
         if sink.stream.stoppedByConsumer {
             return make(.network, "stopped: the body's reader needed no more of it")
         }

@@ -26,9 +26,15 @@ public struct FetchResponse: Sendable, Equatable {
     public var expires: String?
     /// The server's `Date`.
     public var date: String?
-    /// The decoded body (empty for 304).
+    /// The body (empty for 304): decoded, unless ``bodyCoding`` says otherwise.
     public var body: [UInt8]
-    /// SHA-256 (hex) of the body; `nil` for 304.
+    /// `identity` except for a body held compressed for a consumer that takes small bodies
+    /// after the fetch (the update run); read such a body with ``withDecodedBody(_:)``.
+    public var bodyCoding = ContentCoding.identity
+    /// The size cap on the decoded body, for ``withDecodedBody(_:)``.
+    var decodedBodyLimit = Int.max
+    /// SHA-256 (hex) of the body as received (compressed when it was held compressed); `nil`
+    /// for 304. Compared with the next fetch's to skip an unchanged feed.
     public var bodyHash: String?
     /// Bytes received on the wire, headers and (compressed) bodies of every hop.
     public var bytesReceived: Int
@@ -49,6 +55,37 @@ public struct FetchResponse: Sendable, Equatable {
     /// feed's URL once it has seen this several runs in a row.
     public var movedPermanently: Bool {
         !redirects.isEmpty && redirects.allSatisfy(\.isPermanent)
+    }
+
+    /// Hands the decoded body to `receive` in pieces, inflating a body held compressed; the
+    /// size cap counts decoded bytes. Stops early when `receive` returns `false`.
+    /// - Throws: `tooLarge` past the cap; `network` for damaged compressed data or a stream cut short.
+    public func withDecodedBody(_ receive: (UnsafeRawBufferPointer) -> Bool) throws(FetchError) {
+        guard !body.isEmpty else { return }
+        guard bodyCoding != .identity else {
+            _ = body.withUnsafeBytes(receive)
+            return
+        }
+        let inflater = BodyInflater(coding: bodyCoding)
+        var outcome: Result<Bool, BodyInflater.Failure> = .success(true)
+        body.withUnsafeBytes { bytes in
+            do throws(BodyInflater.Failure) {
+                outcome = .success(try inflater.inflate(bytes, limit: decodedBodyLimit, into: receive))
+            } catch {
+                outcome = .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let wanted):
+            guard wanted, !inflater.ended else { return }
+            throw FetchError(
+                kind: .network, url: finalURL, message: "the body's \(bodyCoding.rawValue) data ends before the end of its stream",
+                status: status)
+        case .failure(.tooLarge):
+            throw FetchError(kind: .tooLarge, url: finalURL, message: "body larger than \(decodedBodyLimit) bytes once decompressed", status: status)
+        case .failure(.damaged(let reason)):
+            throw FetchError(kind: .network, url: finalURL, message: reason, status: status)
+        }
     }
 
     /// The `charset` parameter of `Content-Type`, if any.

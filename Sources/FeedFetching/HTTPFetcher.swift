@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// Fetches one feed with one libcurl easy handle: conditional requests, every content
-/// encoding libcurl supports, redirects followed hop by hop (so each hop's status is known
+/// encoding libcurl supports (gzip and deflate, held compressed, for the update run's
+/// consumer: ``BodyStream``), redirects followed hop by hop (so each hop's status is known
 /// and a loop is recognised), a decompressed-size cap, timeouts and a low-speed cut-off,
 /// `http`/`https` only, and the ``NetworkPolicy`` checked on every address connected to.
 ///
@@ -204,11 +205,17 @@ public final class HTTPFetcher {
         case 410:
             return .gone(response)
         case 200..<300:
+            if let cutShort = answer.body.cutShort {
+                throw FetchError(kind: .network, url: request.url, message: cutShort, status: response.status)
+            }
             response.bodyHash = answer.body.digest()
             if let previous = request.previousBodyHash, previous == response.bodyHash {
                 return .notModified(response)
             }
             response.body = answer.body.finish()
+            if !response.body.isEmpty, answer.body.coding != .identity {
+                (response.bodyCoding, response.decodedBodyLimit) = (answer.body.coding, answer.body.limit)
+            }
             return .fetched(response)
         default:
             let retryAfter = [429, 503].contains(response.status)
@@ -240,7 +247,13 @@ public final class HTTPFetcher {
         handle.set(CURLOPT_URL, url)
         handle.set(CURLOPT_PROTOCOLS_STR, configuration.allowFileURLs ? "http,https,file" : "http,https")
         handle.set(CURLOPT_FOLLOWLOCATION, 0)
-        handle.set(CURLOPT_ACCEPT_ENCODING, "")
+        if sink.stream.keepsCompressed {
+            // Held compressed and inflated at parse time (BodyStream): only what BodyInflater decodes.
+            handle.set(CURLOPT_ACCEPT_ENCODING, ContentCoding.accepted)
+            handle.set(CURLOPT_HTTP_CONTENT_DECODING, 0)
+        } else {
+            handle.set(CURLOPT_ACCEPT_ENCODING, "")
+        }
         handle.set(CURLOPT_USERAGENT, configuration.userAgent)
         // Always set, "" for none: libcurl must not pick a proxy from the environment on its
         // own, or the address check would not know what it is checking.

@@ -50,7 +50,9 @@ final class TransferSink {
         }
         if !bodyBegun {
             bodyBegun = true
-            stream.begin(finalURL: url, status: status ?? 200, contentType: header("content-type"))
+            stream.begin(
+                finalURL: url, status: status ?? 200, contentType: header("content-type"),
+                contentEncoding: header("content-encoding"))
         }
         guard stream.receive(data) else {
             exceededLimit = stream.exceededLimit

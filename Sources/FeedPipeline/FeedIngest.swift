@@ -57,19 +57,30 @@ final class FeedIngest: FetchBodyConsumer {
     var takesSmallBodiesAfterTheFetch: Bool { true }
 
     /// After a fetch that brought a body: reads the document to its end and commits. A held
-    /// body is parsed here, with one of the run's ``ParsePermits``; the commit (its syncs are
-    /// waits, not work) needs none.
+    /// body (compressed, as it came) is inflated and parsed here, with one of the run's
+    /// ``ParsePermits``; the commit (its syncs are waits, not work) needs none.
     /// - Returns: the event for the catalog, and the run report's outcome when stored.
     func finish(_ response: FetchResponse) -> (event: FeedEvent, outcome: FeedReport.Outcome?) {
         let read: Result<ParsedFeed, FeedParseError>
+        var bodyFailure: FetchError?
         if parser == nil {
             read = permits.withPermit {
                 start(finalURL: response.finalURL, status: response.status, contentType: response.contentType)
-                if !response.body.isEmpty { _ = response.body.withUnsafeBytes { receive($0) } }
+                do throws(FetchError) {
+                    // Held compressed until now: inflated piece by piece into the parser.
+                    try response.withDecodedBody { receive($0) }
+                } catch {
+                    bodyFailure = error
+                }
                 return readToEnd()
             }
         } else {
             read = readToEnd()
+        }
+        if let bodyFailure {
+            // Too large once inflated, or damaged: nothing of it is stored, nor its validators.
+            cancel()
+            return (.failed(kind: bodyFailure.kind, message: bodyFailure.message, status: response.status, retryAfter: nil), nil)
         }
         let parsed: ParsedFeed
         switch read {

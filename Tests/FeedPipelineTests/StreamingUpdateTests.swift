@@ -22,6 +22,15 @@ struct StreamingUpdateTests {
         return .init(headers: headers, body: gzip ? try gzipped(body) : body, chunkSize: chunkSize, chunkDelay: chunkDelay)
     }
 
+    /// The run's one feed's failure; an issue recorded when it did not fail.
+    static func failure(of report: RunReport) -> (kind: FailureKind, message: String)? {
+        guard case .failed(let kind, let message)? = report.feeds.first?.outcome else {
+            Issue.record("expected a failure, got \(String(describing: report.feeds.first?.outcome))")
+            return nil
+        }
+        return (kind, message)
+    }
+
     static func serve(_ response: TestHTTPServer.Response) throws -> FeedServer {
         let server = try FeedServer()
         server.override("/f.xml", response)
@@ -55,10 +64,7 @@ struct StreamingUpdateTests {
         harness.tuneFetch = { $0.totalTimeout = 1 }
         harness.now += 7_200
         let report = try harness.update(.feeds([id]))
-        guard case .failed(let kind, _)? = report.feeds.first?.outcome else {
-            Issue.record("expected a failure, got \(String(describing: report.feeds.first?.outcome))")
-            return
-        }
+        guard let (kind, _) = Self.failure(of: report) else { return }
         #expect(kind == .timeout)
         #expect(harness.fileBytes(harness.databasePath(id)) == before, "entries parsed before the cut-off were rolled back")
         #expect(try harness.feed(id).state.consecutiveErrors == 1)
@@ -71,10 +77,7 @@ struct StreamingUpdateTests {
         harness.tuneFetch = { $0.maxBodyBytes = 600_000 }
         let id = try #require(try harness.add([server.url("/f.xml")]).first)
         let report = try harness.update()
-        guard case .failed(let kind, _)? = report.feeds.first?.outcome else {
-            Issue.record("expected a failure")
-            return
-        }
+        guard let (kind, _) = Self.failure(of: report) else { return }
         #expect(kind == .tooLarge)
         #expect(!FileManager.default.fileExists(atPath: harness.databasePath(id)), "the file it created for the feed is gone again")
         #expect(!FileManager.default.fileExists(atPath: harness.databasePath(id) + "-journal"))
@@ -113,12 +116,51 @@ struct StreamingUpdateTests {
         let server = try Self.serve(Self.response(body, chunkSize: 65_536, chunkDelay: 0.002))
         let id = try #require(try harness.add([server.url("/f.xml")]).first)
         let report = try harness.update()
-        guard case .failed(let kind, let message)? = report.feeds.first?.outcome else {
-            Issue.record("expected a failure")
-            return
-        }
+        guard let (kind, message) = Self.failure(of: report) else { return }
         #expect(kind == .notAFeed)
         #expect(message.contains("nested deeper"))
         #expect(!FileManager.default.fileExists(atPath: harness.databasePath(id)))
+    }
+
+    /// Held compressed, a small body is inflated only when it is parsed: the cap still counts
+    /// inflated bytes, and a bomb stores nothing, nor the validators that came with it.
+    @Test func aSmallGzipBombFailsAsTooLargeAndStoresNothing() throws {
+        let harness = try Harness()
+        harness.tuneFetch = { $0.maxBodyBytes = 4 << 20 }
+        let bomb = try gzipped(Array("<rss><channel><title>Bomb</title>".utf8) + [UInt8](repeating: 0x20, count: 32 << 20))
+        #expect(bomb.count < 1 << 20, "small enough to be held")
+        let server = try Self.serve(.init(headers: [("Content-Encoding", "gzip"), ("ETag", "\"bomb\"")], body: bomb))
+        let id = try #require(try harness.add([server.url("/f.xml")]).first)
+        let report = try harness.update()
+        guard let (kind, message) = Self.failure(of: report) else { return }
+        #expect(kind == .tooLarge, "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: harness.databasePath(id)))
+        #expect(try harness.feed(id).state.etag == nil, "its ETag is not kept: the next run fetches it whole")
+        #expect(try harness.feed(id).state.consecutiveErrors == 1)
+    }
+
+    @Test(arguments: ["damaged", "cut short"])
+    func aBrokenGzipBodyStoresNothingAndKeepsWhatWasThere(_ breakage: String) throws {
+        let harness = try Harness()
+        let good = Array(rss("Small", items: [("a", "A", "https://site.example/a", nil)]).utf8)
+        let server = try Self.serve(.init(headers: [("Content-Encoding", "gzip"), ("ETag", "\"v1\"")], body: try gzipped(good)))
+        let id = try #require(try harness.add([server.url("/f.xml")]).first)
+        _ = try harness.update()
+        let before = try #require(harness.fileBytes(harness.databasePath(id)))
+
+        var broken = try gzipped(Array(rss("Small", items: [("b", "B", "https://site.example/b", nil)]).utf8))
+        if breakage == "damaged" {
+            for index in 12..<24 { broken[index] ^= 0x5A }
+        } else {
+            broken.removeLast(broken.count / 2)
+        }
+        server.override("/f.xml", .init(headers: [("Content-Encoding", "gzip"), ("ETag", "\"v2\"")], body: broken))
+        harness.now += 7_200
+        let report = try harness.update(.feeds([id]))
+        guard let (kind, _) = Self.failure(of: report) else { return }
+        #expect(kind == .network)
+        #expect(harness.fileBytes(harness.databasePath(id)) == before, "not a shorter document: nothing stored")
+        #expect(try harness.feed(id).state.etag == "\"v1\"", "the new ETag is not kept")
+        #expect(try harness.items(id).keys.sorted() == ["a"])
     }
 }
