@@ -9,9 +9,18 @@ final class CurlEasyHandle {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
     }()
 
+    /// The process's one DNS cache, shared by every handle (see the C shim for why); `nil`
+    /// if libcurl could not make it, and then each handle keeps its own as before.
+    private nonisolated(unsafe) static let dnsShare: UnsafeMutableRawPointer? = {
+        guard globalInit else { return nil }
+        return feedmill_curl_dns_share_create()
+    }()
+
     init?() {
         guard Self.globalInit, let handle = curl_easy_init() else { return nil }
         raw = handle
+        // Kept through `curl_easy_reset`, which leaves shares, connections and caches alone.
+        if let share = Self.dnsShare { set(CURLOPT_SHARE, pointer: share) }
     }
 
     deinit {

@@ -248,6 +248,8 @@ final class ReportCollector: @unchecked Sendable {
 
     init(total: Int) {
         self.total = total
+        // One report per feed: reserved once, not doubled (and copied) as the run goes on.
+        collected.reserveCapacity(total)
     }
 
     /// Adds a report; how many are done.
