@@ -47,8 +47,8 @@ struct OperatorTests {
         // A request the recording does not have: the feed fails with a message saying so.
         let forced = try update.runCapturing(["--all", "--data-dir", replayed.url.path, "--replay", recording.url.path, "--now", "1700009999"])
         #expect(forced.status == 0, "a second run replays the same requests: \(forced.stderr)")
-        let missing = try TemporaryDirectory()
-        let failed = try create.runCapturing(common + ["--data-dir", replayed.url.path + "-other", "--replay", missing.url.path])
+        let missing = try TemporaryDirectory(), other = try TemporaryDirectory()
+        let failed = try create.runCapturing(common + ["--data-dir", other.url.path + "/data", "--replay", missing.url.path])
         #expect(failed.status == 1)
         #expect(failed.stderr.contains("no recording of GET \(urls[0]) in \(missing.url.path)"))
         #expect(failed.stdout.contains("[not-recorded]"))
