@@ -42,6 +42,9 @@ final class BodyInflater {
     /// The bytes are complete once this is true: ``ended``, or nothing was ever given.
     var isComplete: Bool { ended || !initialised }
 
+    /// Why the data read so far is not a whole body, when its stream has not ended.
+    var endedEarly: String { "the body's \(coding.rawValue) data ends before the end of its stream" }
+
     /// Inflates `input`, handing each decoded piece to `receive`.
     /// - Returns: `false` when `receive` refused more.
     func inflate(

@@ -119,7 +119,7 @@ final class BodyStream {
     /// its compressed data stopped before the end of the stream.
     var cutShort: String? {
         guard started, let inflater, !inflater.isComplete else { return nil }
-        return "the body's \(inflater.coding.rawValue) data ends before the end of its stream"
+        return inflater.endedEarly
     }
 
     /// At the body's end: what the response carries. Without a consumer, the body. A consumer

@@ -78,9 +78,7 @@ public struct FetchResponse: Sendable, Equatable {
         switch outcome {
         case .success(let wanted):
             guard wanted, !inflater.ended else { return }
-            throw FetchError(
-                kind: .network, url: finalURL, message: "the body's \(bodyCoding.rawValue) data ends before the end of its stream",
-                status: status)
+            throw FetchError(kind: .network, url: finalURL, message: inflater.endedEarly, status: status)
         case .failure(.tooLarge):
             throw FetchError(kind: .tooLarge, url: finalURL, message: "body larger than \(decodedBodyLimit) bytes once decompressed", status: status)
         case .failure(.damaged(let reason)):
