@@ -8,13 +8,13 @@ public enum RunSummary {
         var lines: [String] = []
         let verb = dryRun ? "would update" : "updated"
         lines.append(
-            "\(command): \(report.feeds.count) feed(s) in \(String(format: "%.1f", report.duration)) s: "
-                + "\(report.updated + dryRunCount(report)) \(verb), \(report.unchanged) unchanged, "
+            "\(command): \(report.tally.feeds) feed(s) in \(String(format: "%.1f", report.duration)) s: "
+                + "\(report.updated + report.tally.wouldUpdate) \(verb), \(report.unchanged) unchanged, "
                 + "\(report.failures.count) failed, \(report.gone) gone")
         let removed = report.removedItems > 0 ? ", \(report.removedItems) removed by retention" : ""
         lines.append("  items: \(report.newItems) new, \(report.changedItems) changed\(removed); fetched \(bytes(report.bytes))")
         if dryRun {
-            for feed in report.feeds {
+            for feed in report.notable {
                 if case .wouldUpdate(let summary) = feed.outcome, summary.changed {
                     lines.append("  #\(feed.feedID) \(feed.url): would insert \(summary.inserted), update \(summary.updated)")
                 }
@@ -28,7 +28,7 @@ public enum RunSummary {
                 }
             }
         }
-        for feed in report.feeds where feed.movedTo != nil {
+        for feed in report.notable where feed.movedTo != nil {
             lines.append("  moved: #\(feed.feedID) \(feed.url) -> \(feed.movedTo ?? "") (permanent redirects)")
         }
         switch report.stoppedBy {
@@ -39,7 +39,7 @@ public enum RunSummary {
         case nil:
             break
         }
-        for feed in report.feeds where feed.outcome == .gone {
+        for feed in report.notable where feed.outcome == .gone {
             lines.append("  gone: #\(feed.feedID) \(feed.url) (HTTP 410; no longer fetched unless asked by --feed)")
         }
         return lines.joined(separator: "\n") + "\n"
@@ -62,10 +62,6 @@ public enum RunSummary {
         for problem in rebuilt.unrecoverable { lines.append("  not listed (left in place, feedid reserved): \(problem)") }
         for path in rebuilt.setAside { lines.append("  set aside: \(path)") }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private static func dryRunCount(_ report: RunReport) -> Int {
-        report.feeds.filter { if case .wouldUpdate = $0.outcome { return true } else { return false } }.count
     }
 
     static func bytes(_ count: Int) -> String {

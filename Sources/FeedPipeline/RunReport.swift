@@ -45,55 +45,121 @@ public enum StopCause: Sendable, Equatable {
     case signal(Int32)
 }
 
-/// A whole run: per-feed reports in feedid order, totals, and the exit code.
+/// How many feeds of a run ended each way, and the items and bytes they came to: what a
+/// run's summary and metrics need, whatever the number of feeds.
+public struct RunTally: Sendable, Equatable {
+    /// Feeds with a report: fetched, set aside, or aborted in flight.
+    public var feeds = 0
+    public var updated = 0
+    public var unchanged = 0
+    public var failed = 0
+    public var gone = 0
+    /// `--dry-run`: feeds an update would have written.
+    public var wouldUpdate = 0
+    public var interrupted = 0
+    /// Feeds whose catalog URL was moved after repeated permanent redirects.
+    public var moved = 0
+    public var newItems = 0
+    public var changedItems = 0
+    /// Items removed by retention.
+    public var removedItems = 0
+    public var bytes = 0
+
+    public init() {}
+
+    public mutating func add(_ feed: FeedReport) {
+        feeds += 1
+        bytes += feed.bytes
+        if feed.movedTo != nil { moved += 1 }
+        switch feed.outcome {
+        case .updated(let summary):
+            updated += 1
+            add(summary)
+        case .wouldUpdate(let summary):
+            wouldUpdate += 1
+            add(summary)
+        case .unchanged: unchanged += 1
+        case .failed: failed += 1
+        case .gone: gone += 1
+        case .interrupted: interrupted += 1
+        }
+    }
+
+    private mutating func add(_ summary: UpsertSummary) {
+        newItems += summary.inserted
+        changedItems += summary.updated
+        removedItems += summary.removed
+    }
+}
+
+/// A whole run: the tally of every feed, the reports a person must read (in feedid order),
+/// and the exit code.
+///
+/// Every feed's own report goes to the run's `progress` callback as it finishes (the log
+/// line, the progress bar); the run report keeps only ``notable`` ones. Keeping all of them
+/// cost ~190 bytes per feed for the whole run, its URL among them: ~190 MB for a
+/// million-feed run, for a summary that prints counts.
 public struct RunReport: Sendable, Equatable {
-    public var feeds: [FeedReport]
+    public var tally: RunTally
+    /// Failed, gone, moved and interrupted feeds, and under `--dry-run` those an update would
+    /// change (``isNotable(_:)``); in feedid order.
+    public var notable: [FeedReport]
     public var duration: Double
     /// Selected feeds never started (deadline or signal); untouched, due next run.
     public var notStarted: [Int64]
     public var stoppedBy: StopCause?
 
-    public init(feeds: [FeedReport], duration: Double, notStarted: [Int64] = [], stoppedBy: StopCause? = nil) {
-        self.feeds = feeds.sorted { $0.feedID < $1.feedID }
+    public init(tally: RunTally, notable: [FeedReport], duration: Double, notStarted: [Int64] = [], stoppedBy: StopCause? = nil) {
+        self.tally = tally
+        self.notable = notable.sorted { $0.feedID < $1.feedID }
         self.duration = duration
         self.notStarted = notStarted.sorted()
         self.stoppedBy = stoppedBy
     }
 
-    /// Selected feeds this run did not finish: never started, or aborted in flight.
-    public var leftForNextRun: Int { notStarted.count + feeds.filter { $0.outcome == .interrupted }.count }
+    /// Tallies `feeds` and keeps the notable ones.
+    public init(feeds: [FeedReport], duration: Double, notStarted: [Int64] = [], stoppedBy: StopCause? = nil) {
+        var tally = RunTally()
+        for feed in feeds { tally.add(feed) }
+        self.init(tally: tally, notable: feeds.filter(Self.isNotable), duration: duration, notStarted: notStarted, stoppedBy: stoppedBy)
+    }
 
-    public var updated: Int { feeds.filter { if case .updated = $0.outcome { return true } else { return false } }.count }
-    public var unchanged: Int { feeds.filter { $0.outcome == .unchanged }.count }
-    public var gone: Int { feeds.filter { $0.outcome == .gone }.count }
-    public var failures: [FeedReport] { feeds.filter { if case .failed = $0.outcome { return true } else { return false } } }
-    public var newItems: Int { summaries.map(\.inserted).reduce(0, +) }
-    public var changedItems: Int { summaries.map(\.updated).reduce(0, +) }
-    /// Items removed by retention.
-    public var removedItems: Int { summaries.map(\.removed).reduce(0, +) }
-    public var bytes: Int { feeds.map(\.bytes).reduce(0, +) }
-
-    private var summaries: [UpsertSummary] {
-        feeds.compactMap {
-            switch $0.outcome {
-            case .updated(let summary), .wouldUpdate(let summary): return summary
-            default: return nil
-            }
+    /// What the summary names feed by feed: a failure, a gone or moved feed, a feed aborted
+    /// in flight, a dry run's change. Updated and unchanged feeds are only counted.
+    public static func isNotable(_ feed: FeedReport) -> Bool {
+        if feed.movedTo != nil { return true }
+        switch feed.outcome {
+        case .updated, .unchanged: return false
+        case .wouldUpdate(let summary): return summary.changed
+        case .failed, .gone, .interrupted: return true
         }
     }
+
+    /// Selected feeds this run did not finish: never started, or aborted in flight.
+    public var leftForNextRun: Int { notStarted.count + tally.interrupted }
+
+    public var updated: Int { tally.updated }
+    public var unchanged: Int { tally.unchanged }
+    public var gone: Int { tally.gone }
+    public var failures: [FeedReport] { notable.filter { if case .failed = $0.outcome { return true } else { return false } } }
+    public var newItems: Int { tally.newItems }
+    public var changedItems: Int { tally.changedItems }
+    /// Items removed by retention.
+    public var removedItems: Int { tally.removedItems }
+    public var bytes: Int { tally.bytes }
 
     /// No new or changed items, no failures, nothing gone, moved or left for the next run:
     /// a scheduled run like this prints nothing.
     public var nothingHappened: Bool {
-        newItems == 0 && changedItems == 0 && removedItems == 0 && failures.isEmpty && gone == 0 && leftForNextRun == 0 && stoppedBy == nil
-            && feeds.allSatisfy { $0.movedTo == nil }
+        newItems == 0 && changedItems == 0 && removedItems == 0 && tally.failed == 0 && gone == 0 && leftForNextRun == 0
+            && stoppedBy == nil && tally.moved == 0
     }
 
     /// 128 + the signal when interrupted; else 0 when every feed was read (a deadline that
     /// left feeds for the next run is not a failure); 1 when some failed (recorded, retried later).
     public var exitCode: Int32 {
         if case .signal(let number) = stoppedBy { return ExitStatus.interrupted(by: number) }
-        return failures.isEmpty ? 0 : ExitStatus.someFeedsFailed
+        return tally.failed == 0 ? 0 : ExitStatus.someFeedsFailed
     }
 }
 

@@ -50,8 +50,9 @@ public final class UpdateRun: Sendable {
         } else if !unstarted.isEmpty {
             stoppedBy = .deadline
         }
+        let (tally, notable) = collected.snapshot
         return RunReport(
-            feeds: collected.reports,
+            tally: tally, notable: notable,
             duration: elapsed.inSeconds,
             notStarted: unstarted.map { fetchable.feedIDs[$0] },
             stoppedBy: stoppedBy)
@@ -240,25 +241,27 @@ public final class UpdateRun: Sendable {
     }
 }
 
-/// Reports gathered from many workers. `@unchecked Sendable`: guarded by `lock`.
+/// The run's tally and its notable reports, from many workers. `@unchecked Sendable`: guarded
+/// by `lock`.
 final class ReportCollector: @unchecked Sendable {
     private let lock = NSLock()
-    private var collected: [FeedReport] = []
+    private var tally = RunTally()
+    private var notable: [FeedReport] = []
     let total: Int
 
     init(total: Int) {
         self.total = total
-        // One report per feed: reserved once, not doubled (and copied) as the run goes on.
-        collected.reserveCapacity(total)
     }
 
-    /// Adds a report; how many are done.
+    /// Counts a report, keeping it if it is notable; how many are done.
     func add(_ report: FeedReport) -> Int {
-        lock.withLock {
-            collected.append(report)
-            return collected.count
+        let keep = RunReport.isNotable(report)
+        return lock.withLock {
+            tally.add(report)
+            if keep { notable.append(report) }
+            return tally.feeds
         }
     }
 
-    var reports: [FeedReport] { lock.withLock { collected } }
+    var snapshot: (tally: RunTally, notable: [FeedReport]) { lock.withLock { (tally, notable) } }
 }

@@ -100,6 +100,43 @@ struct OutputTests {
         #expect(after.contains("feedmill_last_run_exit_code{command=\"rss-update\"} 143\n"))
     }
 
+    /// The run report counts every feed but keeps only those the summary names one by one,
+    /// so a run's memory does not grow with its feeds; the summary reads the same.
+    @Test func aRunReportCountsEveryFeedAndKeepsOnlyTheNotableOnes() {
+        let moved = FeedReport(feedID: 5, url: "https://old.example/f", outcome: .updated(UpsertSummary(inserted: 2)), bytes: 100, movedTo: "https://new.example/f")
+        let all = feeds + [
+            moved,
+            FeedReport(feedID: 3, url: "https://example.org/gone", outcome: .gone, bytes: 10),
+            FeedReport(feedID: 8, url: "https://example.org/late", outcome: .interrupted),
+            FeedReport(feedID: 1, url: "https://example.org/same", outcome: .unchanged, bytes: 1),
+            FeedReport(feedID: 2, url: "https://example.org/new", outcome: .updated(UpsertSummary(inserted: 4, updated: 2, removed: 1)), bytes: 7),
+        ]
+        let report = RunReport(feeds: all, duration: 1, notStarted: [20])
+        #expect(report.notable.map(\.feedID) == [3, 5, 8, 42], "failed, gone, moved, interrupted; in feedid order")
+        #expect(report.tally.feeds == 8)
+        #expect((report.updated, report.unchanged, report.failures.count, report.gone, report.tally.interrupted) == (3, 2, 1, 1, 1))
+        #expect((report.newItems, report.changedItems, report.removedItems) == (9, 3, 1))
+        #expect(report.bytes == 312 + 20_480 + 180 + 100 + 10 + 1 + 7)
+        #expect(report.leftForNextRun == 2)
+        #expect(!report.nothingHappened && report.exitCode == 1)
+        let summary = RunSummary.render(report, command: "rss-update")
+        #expect(summary.hasPrefix("rss-update: 8 feed(s) in 1.0 s: 3 updated, 2 unchanged, 1 failed, 1 gone\n  items: 9 new, 3 changed, 1 removed by retention;"))
+        #expect(summary.contains("    #42 https://example.org/feed.xml: HTTP status 404 [http-status]"))
+        #expect(summary.contains("  moved: #5 https://old.example/f -> https://new.example/f (permanent redirects)"))
+        #expect(summary.contains("  gone: #3 https://example.org/gone (HTTP 410"))
+
+        // A dry run names the feeds it would change, and only those.
+        let dry = RunReport(
+            feeds: [
+                FeedReport(feedID: 4, url: "https://example.org/a", outcome: .wouldUpdate(UpsertSummary(inserted: 1))),
+                FeedReport(feedID: 6, url: "https://example.org/b", outcome: .wouldUpdate(UpsertSummary(unchanged: 3))),
+            ], duration: 0)
+        #expect(dry.notable.map(\.feedID) == [4])
+        let dryText = RunSummary.render(dry, command: "rss-update", dryRun: true)
+        #expect(dryText.hasPrefix("rss-update: 2 feed(s) in 0.0 s: 2 would update, 0 unchanged"))
+        #expect(dryText.contains("  #4 https://example.org/a: would insert 1, update 0") && !dryText.contains("#6"))
+    }
+
     /// Workers report in the order they finish, not the order they counted.
     @Test func theProgressBarNeverGoesBackwards() {
         let captured = CapturedOutput()

@@ -42,14 +42,23 @@ final class Harness: @unchecked Sendable {
         return configuration
     }
 
-    func update(_ selection: FeedSelection = .due(limit: nil), dryRun: Bool = false) throws -> RunReport {
-        try UpdateRun(configuration: configuration, catalog: catalog).run(selection, dryRun: dryRun)
+    /// An update run, with `configuration` instead of the harness's own when given.
+    func update(_ selection: FeedSelection = .due(limit: nil), dryRun: Bool = false, configuration: PipelineConfiguration? = nil) throws -> Ran {
+        let stream = FeedStream()
+        let report = try UpdateRun(configuration: configuration ?? self.configuration, catalog: catalog).run(selection, dryRun: dryRun) {
+            feed, _, _ in stream.append(feed)
+        }
+        return Ran(report: report, feeds: stream.feeds)
     }
 
     /// `rss-create`'s work: read the list, then import it and fetch the new feeds.
-    func create(_ source: String, prune: Bool = false) throws -> CreateReport {
+    func create(_ source: String, prune: Bool = false) throws -> Created {
         let list = try FeedList.load(source, configuration: configuration.fetch)
-        return try CreateRun(configuration: configuration, catalog: catalog).run(feedList: list, prune: prune)
+        let stream = FeedStream()
+        let report = try CreateRun(configuration: configuration, catalog: catalog).run(feedList: list, prune: prune) {
+            feed, _, _ in stream.append(feed)
+        }
+        return Created(importResult: report.importResult, update: Ran(report: report.update, feeds: stream.feeds))
     }
 
     /// Adds feeds for these URLs; their feedids in order.
@@ -92,4 +101,34 @@ func rss(_ title: String, items: [(String, String, String?, String?)], extra: St
             + "<description>About \(itemTitle)</description></item>"
     }.joined()
     return "<rss version=\"2.0\"><channel><title>\(title)</title><link>https://site.example/</link>\(extra)\(body)</channel></rss>"
+}
+
+/// A run's report, with every feed's own report as the run handed it to its progress
+/// callback (the run report keeps only the notable ones), in feedid order.
+@dynamicMemberLookup
+struct Ran {
+    let report: RunReport
+    let feeds: [FeedReport]
+
+    init(report: RunReport, feeds: [FeedReport]) {
+        self.report = report
+        self.feeds = feeds.sorted { $0.feedID < $1.feedID }
+    }
+
+    subscript<Value>(dynamicMember path: KeyPath<RunReport, Value>) -> Value { report[keyPath: path] }
+}
+
+/// `rss-create`'s report, with the update's feeds as ``Ran`` has them.
+struct Created {
+    let importResult: ImportResult
+    let update: Ran
+}
+
+/// Feed reports from the workers of a run. `@unchecked Sendable`: guarded by `lock`.
+private final class FeedStream: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [FeedReport] = []
+
+    func append(_ feed: FeedReport) { lock.withLock { collected.append(feed) } }
+    var feeds: [FeedReport] { lock.withLock { collected } }
 }

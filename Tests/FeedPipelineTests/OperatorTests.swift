@@ -91,7 +91,7 @@ struct OperatorTests {
         configuration.concurrency = 1
         configuration.deadline = 0.6
         let started = ContinuousClock.now
-        let report = try UpdateRun(configuration: configuration, catalog: harness.catalog).run(.all)
+        let report = try harness.update(.all, configuration: configuration)
         #expect(ContinuousClock.now - started < .seconds(2))
         #expect(report.stoppedBy == .deadline)
         #expect(report.feeds.count == 2, "0.0 s and 0.4 s started; 0.8 s is past the deadline")

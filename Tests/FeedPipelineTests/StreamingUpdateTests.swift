@@ -23,7 +23,7 @@ struct StreamingUpdateTests {
     }
 
     /// The run's one feed's failure; an issue recorded when it did not fail.
-    static func failure(of report: RunReport) -> (kind: FailureKind, message: String)? {
+    static func failure(of report: Ran) -> (kind: FailureKind, message: String)? {
         guard case .failed(let kind, let message)? = report.feeds.first?.outcome else {
             Issue.record("expected a failure, got \(String(describing: report.feeds.first?.outcome))")
             return nil

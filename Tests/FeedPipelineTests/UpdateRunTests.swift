@@ -141,6 +141,23 @@ struct UpdateRunTests {
         #expect(try harness.feed(ids[1]).state.nextAttempt ?? 0 > harness.now + 1400)
     }
 
+    /// Every feed's report reaches the progress callback exactly once; the run report counts
+    /// them all and keeps only the failures, so it does not grow with the feeds fetched.
+    @Test func everyFeedIsReportedAsItFinishesAndTheRunKeepsOnlyTheFailures() throws {
+        let server = try feedFarm(count: 12, items: 2, delay: 0)
+        let harness = try Harness()
+        let ids = try harness.add((0..<12).map { server.baseURL + "/feed/\($0).xml" } + [server.baseURL + "/nope", server.baseURL + "/feed/x.xml"])
+        let first = try harness.update()
+        #expect(first.feeds.map(\.feedID) == ids, "one report per feed, none twice")
+        #expect(first.tally.feeds == 14 && first.updated == 12 && first.newItems == 24)
+        #expect(first.notable.map(\.feedID) == Array(ids[12...]))
+        #expect(first.notable == first.feeds.filter { if case .failed = $0.outcome { return true } else { return false } })
+        #expect(first.bytes == first.feeds.map(\.bytes).reduce(0, +) && first.bytes > 0)
+        harness.now += 7_200
+        let second = try harness.update(.feeds(Array(ids[..<12])))
+        #expect(second.unchanged == 12 && second.notable.isEmpty && second.nothingHappened)
+    }
+
     @Test func permanentRedirectsSeenThreeRunsInARowMoveTheURL() throws {
         let harness = try Harness()
         let feeds = try FeedServer()
