@@ -22,7 +22,7 @@
 /* xmlFree is a global function pointer, which Swift 6 rejects as not concurrency-safe. */
 static inline void feedmill_xmlFree(void *pointer) { xmlFree(pointer); }
 
-/* Bytes still buffered and not yet consumed by a parser context (for positions in errors). */
+/* The line the parser has reached (for positions in errors). */
 static inline int feedmill_xmlInputLine(xmlParserCtxtPtr ctxt) {
     return (ctxt && ctxt->input) ? ctxt->input->line : 0;
 }

@@ -64,7 +64,7 @@ final class Harness: @unchecked Sendable {
     /// Adds feeds for these URLs; their feedids in order.
     @discardableResult
     func add(_ urls: [String]) throws -> [Int64] {
-        try catalog.importOutlines(urls.map { CatalogOutline(url: $0) }, prune: false).added.map(\.feedID)
+        Array(try catalog.importOutlines(urls.map { CatalogOutline(url: $0) }, prune: false).added)
     }
 
     func feed(_ id: Int64) throws -> CatalogFeed {
