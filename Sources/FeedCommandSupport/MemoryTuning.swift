@@ -2,7 +2,6 @@
 import CMalloc
 import Glibc
 #endif
-import Foundation
 
 /// Process-wide allocator settings for the commands that handle many feeds at once.
 ///
@@ -15,17 +14,20 @@ import Foundation
 /// memory kept up to 2 MiB per arena, keeps buffers in reused heap pages: ~22,000 faults
 /// instead of ~87,000, less CPU in each of 4 interleaved pairs.
 ///
-/// Arenas: as many as cores, at least 2 (glibc's default is eight per core). An arena keeps
-/// the most it ever held, so each one more is another high-water mark of freed memory. Once
-/// no more feeds are parsed at once than there are cores (``ParsePermits``), fewer arenas
-/// cost no measurable CPU: 2 cores, 5,000 feeds, peak RSS 63 MiB instead of 68 with 4
-/// arenas; 1,000 feeds at 100 ms, 7 interleaved pairs, median CPU 5.15 s against 5.12
-/// (`Scripts/bench/results/README.md`).
-/// An operator's `MALLOC_MMAP_THRESHOLD_`, `MALLOC_TRIM_THRESHOLD_` or `MALLOC_ARENA_MAX` wins.
+/// Arenas: one (glibc's default is eight per core). An arena keeps the most it ever held, so
+/// each one more is another high-water mark of freed memory, and a long run meets more of
+/// the moments when many large buffers coexist. Once no more feeds are parsed at once than
+/// there are cores (``ParsePermits``), sharing one arena costs no measurable CPU: the thread
+/// caches serve most allocations without its lock. On 2 cores, peak RSS at concurrency 32
+/// is 2-3 MiB lower at 200, 1,000 and 5,000 feeds than with one arena per core, at the same
+/// CPU (`Scripts/bench/results/entry-buffers.md`); at concurrency 256 over 20,000 feeds,
+/// no difference the noise lets us see. (Four arenas were worse still: 68 MiB at 5,000
+/// feeds against 63 with two, when bodies were held whole.)
+/// Measured on 2 cores; an operator's `MALLOC_MMAP_THRESHOLD_`, `MALLOC_TRIM_THRESHOLD_` or `MALLOC_ARENA_MAX` wins.
 public enum MemoryTuning {
     public static let mmapThreshold: Int32 = 512 * 1024
     public static let trimThreshold: Int32 = 2 * 1024 * 1024
-    public static var arenaLimit: Int32 { Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)) }
+    public static let arenaLimit: Int32 = 1
 
     /// Call first, before any thread allocates.
     public static func apply() {

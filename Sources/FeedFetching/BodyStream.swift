@@ -98,7 +98,7 @@ final class BodyStream {
         count += bytes.count
         hasher.update(bytes)
         guard let consumer, started || count > Self.holdLimit else {
-            held.append(contentsOf: bytes)
+            hold(bytes)
             return true
         }
         if !started {
@@ -106,6 +106,20 @@ final class BodyStream {
         }
         if keepsWhole { held.append(contentsOf: bytes) }
         return hand(bytes, to: consumer)
+    }
+
+    /// Keeps bytes that are not handed on yet. The buffer doubles as an array's would, but
+    /// when a consumer is to take the body past ``holdLimit``, never beyond that: left to
+    /// itself, an array holding 0.6 MiB that grows is given 1.2 MiB and copied while both
+    /// are live, so a body about to be streamed cost up to 3 MiB at that moment (heaptrack,
+    /// one 16 MB feed alone: 2.0 MiB of held body at the heap's peak).
+    private func hold(_ bytes: UnsafeRawBufferPointer) {
+        let needed = held.count + bytes.count
+        if needed > held.capacity {
+            let ceiling = consumer == nil ? Int.max : Self.holdLimit
+            held.reserveCapacity(max(needed, min(ceiling, held.count * 2)))
+        }
+        held.append(contentsOf: bytes)
     }
 
     /// SHA-256 (hex) of the whole body as received (compressed, when it is held compressed:
