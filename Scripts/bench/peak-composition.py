@@ -7,7 +7,7 @@ own code pages.
   peak-composition.py COMMAND [ARGS...]
 
 Peak RSS alone misleads between builds: a different build of the same code touches
-different 64 KiB blocks of its static binary, ±1 MiB resident whatever the run
+different 64 KiB blocks of its static binary, and runs of one build differ too: ±1 MiB
 (`results/entry-buffers.md`). Compare builds on heap plus anonymous memory.
 """
 import collections
