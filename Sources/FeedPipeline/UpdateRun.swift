@@ -71,8 +71,8 @@ public final class UpdateRun: Sendable {
     /// The feeds to fetch, and the collector their reports go to. The catalog is read one row
     /// at a time to choose, then each chosen feed's record once more for its host. The files
     /// are checked by the workers (``update(_:fetch:now:dryRun:permits:)``): checked here, one
-    /// after the other, they kept the first transfer waiting 1 s for 20,000 feeds whose files
-    /// were in the page cache and 13 s for feeds whose files were not.
+    /// after the other, they kept the first transfer of a run over 20,000 feeds waiting
+    /// 0.9-2.2 s, and 3.8 s when the files were not in the page cache.
     private func choose(_ selection: FeedSelection, now: Int64) throws(PipelineError) -> (Fetchable, ReportCollector) {
         let present = Set(FeedDatabaseFile.databases(inDirectory: configuration.dataDirectory))
         var choice = UpdateSchedule.Choice(selection, now: now, configuration: configuration)
@@ -131,8 +131,8 @@ public final class UpdateRun: Sendable {
 
     /// One feed's way through the run, start to end: its record read from the catalog → its
     /// file checked (a damaged one is set aside, and the feed not fetched: it is due again at
-    /// once, to be fetched in full into a new file) → the fetch, with the body parsed, normalised and stored as it arrives (``FeedIngest``) → the
-    /// catalog's next record.
+    /// once, to be fetched in full into a new file) → the fetch, with the body parsed,
+    /// normalised and stored as it arrives (``FeedIngest``) → the catalog's next record.
     private func update(
         _ feedID: Int64,
         fetch: (FetchRequest, FetchBodyConsumer?) -> Result<FetchOutcome, FetchError>, now: Int64, dryRun: Bool,
