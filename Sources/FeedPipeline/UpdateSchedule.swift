@@ -1,3 +1,4 @@
+import FeedFetching
 import FeedStorage
 import Foundation
 
@@ -24,58 +25,105 @@ public enum UpdateSchedule {
         var choice = Choice(selection, now: now, configuration: configuration)
         for feed in feeds { choice.consider(feed, hasNoDatabase: withoutDatabase.contains(feed.feedID)) }
         let byID = Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
-        return choice.chosen.compactMap { byID[$0] }
+        return choice.plan().feedIDs.compactMap { byID[$0] }
+    }
+
+    /// The feeds a run fetches, in the order they are to be fetched, and the host each one's
+    /// fetch goes to (``FetchScheduler/hostKey(_:)``, one string per host, shared by its
+    /// feeds): what the run needs before its first transfer, and no more.
+    public struct Plan: Sendable, Equatable {
+        public var feedIDs: [Int64]
+        public var hosts: [String]
+
+        public init(feedIDs: [Int64] = [], hosts: [String] = []) {
+            (self.feedIDs, self.hosts) = (feedIDs, hosts)
+        }
+
+        mutating func append(_ candidate: Candidate) {
+            feedIDs.append(candidate.feedID)
+            hosts.append(candidate.host)
+        }
+    }
+
+    /// A feed the choice may take, with its fetch's host.
+    struct Candidate: Sendable {
+        let feedID: Int64
+        let host: String
     }
 
     /// The same choice as ``select(_:_:now:configuration:withoutDatabase:)``, made one feed at
-    /// a time as the catalog is read: it keeps a feedid and a sort key per chosen feed, never
-    /// the feeds' records, so choosing among many thousands of feeds takes little memory.
+    /// a time as the catalog is read: it keeps a feedid, a host and a sort key per chosen feed,
+    /// never the feeds' records, so choosing among many thousands of feeds takes little memory,
+    /// and the catalog is read once: reading each chosen feed's record again for its host took
+    /// 17 µs a feed, 0.34 s before the first transfer of a run over 20,000 feeds.
     public struct Choice: Sendable {
         private let selection: FeedSelection
         private let now: Int64
         private let configuration: PipelineConfiguration
         /// Feeds never updated or without their database, then the others by their last update.
-        private var first: [Int64] = []
-        private var stale: [(lastUpdate: Int64, feedID: Int64)] = []
-        /// `.feeds`: the requested feedids, and those of them the catalog has.
+        private var first: [Candidate] = []
+        private var stale: [(lastUpdate: Int64, candidate: Candidate)] = []
+        /// `.feeds`: the requested feedids, and those of them the catalog has, with their hosts.
         private let requested: Set<Int64>
-        public private(set) var found: Set<Int64> = []
+        private var foundHosts: [Int64: String] = [:]
+        /// One string per host.
+        private var hostNames: [String: String] = [:]
 
         public init(_ selection: FeedSelection, now: Int64, configuration: PipelineConfiguration) {
             (self.selection, self.now, self.configuration) = (selection, now, configuration)
             if case .feeds(let ids) = selection { requested = Set(ids) } else { requested = [] }
         }
 
+        /// `.feeds`: the requested feedids the catalog has.
+        public var found: Set<Int64> { Set(foundHosts.keys) }
+
         public mutating func consider(_ feed: CatalogFeed, hasNoDatabase: Bool = false) {
             switch selection {
             case .feeds:
-                if requested.contains(feed.feedID) { found.insert(feed.feedID) }
+                if requested.contains(feed.feedID) { foundHosts[feed.feedID] = host(of: feed) }
             case .all:
-                if !feed.state.gone { first.append(feed.feedID) }
+                if !feed.state.gone { first.append(Candidate(feedID: feed.feedID, host: host(of: feed))) }
             case .due:
                 let eligible = isDue(feed, now: now, configuration: configuration)
                     || hasNoDatabase && !feed.state.gone && (feed.state.nextAttempt ?? now) <= now
                 guard eligible else { return }
+                let candidate = Candidate(feedID: feed.feedID, host: host(of: feed))
                 if let lastUpdate = feed.lastUpdate, !hasNoDatabase {
-                    stale.append((lastUpdate, feed.feedID))
+                    stale.append((lastUpdate, candidate))
                 } else {
-                    first.append(feed.feedID)
+                    first.append(candidate)
                 }
             }
         }
 
-        /// The chosen feedids in the order they are to be fetched.
-        public var chosen: [Int64] {
+        private mutating func host(of feed: CatalogFeed) -> String {
+            let key = FetchScheduler.hostKey(feed.url)
+            if let known = hostNames[key] { return known }
+            hostNames[key] = key
+            return key
+        }
+
+        /// The chosen feeds in the order they are to be fetched. Sorts in place, so the
+        /// choice is used up.
+        public consuming func plan() -> Plan {
+            var plan = Plan()
             switch selection {
             case .feeds(let ids):
                 var seen: Set<Int64> = []
-                return ids.filter { found.contains($0) && seen.insert($0).inserted }
+                for id in ids where seen.insert(id).inserted {
+                    if let host = foundHosts[id] { plan.append(Candidate(feedID: id, host: host)) }
+                }
             case .all:
-                return first.sorted()
+                first.sort { $0.feedID < $1.feedID }
+                for candidate in first { plan.append(candidate) }
             case .due(let limit):
-                let ordered = first.sorted() + stale.sorted { ($0.lastUpdate, $0.feedID) < ($1.lastUpdate, $1.feedID) }.map(\.feedID)
-                return limit.map { Array(ordered.prefix(max(0, $0))) } ?? ordered
+                first.sort { $0.feedID < $1.feedID }
+                stale.sort { ($0.lastUpdate, $0.candidate.feedID) < ($1.lastUpdate, $1.candidate.feedID) }
+                let count = min(first.count + stale.count, limit.map { max(0, $0) } ?? .max)
+                for candidate in first.prefix(count) { plan.append(candidate) }
+                for entry in stale.prefix(count - min(count, first.count)) { plan.append(entry.candidate) }
             }
+            return plan
         }
     }
 

@@ -71,6 +71,29 @@ struct ScheduleTests {
         #expect(UpdateSchedule.isDue(feed(1, age: 90_000) { $0.skipDays = ["Tuesday"] }, now: now, configuration: configuration))
     }
 
+    /// What a run takes from the catalog in one pass: each chosen feed with its fetch's host,
+    /// in the order of the choice, the limit cutting across feeds never updated and stale ones.
+    @Test func thePlanCarriesEachChosenFeedsHostInOrder() {
+        func onHost(_ id: Int64, _ host: String, age: Int64?) -> CatalogFeed {
+            CatalogFeed(feedID: id, url: "https://\(host)/feed/\(id)", lastUpdate: age.map { now - $0 }, state: FetchState())
+        }
+        let feeds = [
+            onHost(4, "b.example", age: 7200), onHost(3, "A.example", age: nil), onHost(1, "b.example", age: nil),
+            onHost(2, "c.example", age: 86_400), onHost(5, "a.example", age: 60),
+        ]
+        func plan(_ selection: FeedSelection) -> UpdateSchedule.Plan {
+            var choice = UpdateSchedule.Choice(selection, now: now, configuration: configuration)
+            for feed in feeds { choice.consider(feed) }
+            return choice.plan()
+        }
+        #expect(plan(.due(limit: nil)) == .init(feedIDs: [1, 3, 2, 4], hosts: ["b.example", "a.example", "c.example", "b.example"]))
+        #expect(plan(.due(limit: 3)) == .init(feedIDs: [1, 3, 2], hosts: ["b.example", "a.example", "c.example"]))
+        #expect(plan(.due(limit: 1)) == .init(feedIDs: [1], hosts: ["b.example"]))
+        #expect(plan(.all).feedIDs == [1, 2, 3, 4, 5])
+        #expect(plan(.all).hosts == ["b.example", "c.example", "a.example", "b.example", "a.example"])
+        #expect(plan(.feeds([5, 2, 5, 99])) == .init(feedIDs: [5, 2], hosts: ["a.example", "c.example"]))
+    }
+
     @Test func namedFeedsAreUpdatedWhateverTheirSchedule() {
         let feeds = [feed(1, age: 10) { $0.gone = true }, feed(2, age: 10) { $0.nextAttempt = 1_800_000_000 }, feed(3, age: 10)]
         #expect(UpdateSchedule.select(feeds, .feeds([2, 1, 2, 99]), now: now, configuration: configuration).map(\.feedID) == [2, 1])
