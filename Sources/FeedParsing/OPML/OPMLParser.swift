@@ -38,11 +38,11 @@ public enum OPMLError: Error, Equatable, CustomStringConvertible {
 /// Reads feed lists: nested outlines, `xmlUrl`, `title`/`text`, `htmlUrl`; outlines without
 /// `xmlUrl` are folders whose titles become the category path.
 ///
-/// Through libxml2's SAX2 push parser (recover mode, no network, only XML's predefined
-/// entities), keeping only the outlines (``OutlineCollector``). A tree of the document was
-/// simpler but cost about 1.6 KB per listed feed while the list was read: 8 MiB, the heap's
-/// whole peak, for a 5,000-feed list (heaptrack); with it, importing a million-feed list
-/// peaked at 2.6 GB, 0.65 GB now (`Scripts/bench/import`).
+/// Through libxml2's SAX2 push parser, set up by ``SafePushParser`` as for feeds, keeping
+/// only the outlines (``OutlineCollector``). A tree of the document was simpler but cost
+/// about 1.6 KB per listed feed while the list was read: 8 MiB, the heap's whole peak, for a
+/// 5,000-feed list (heaptrack); with it, importing a million-feed list peaked at 2.6 GB,
+/// 0.65 GB now (`Scripts/bench/import`).
 public enum OPMLParser {
     /// Bytes handed to libxml2 per call, so that it never copies the whole document.
     static let chunkSize = 64 * 1024
@@ -53,16 +53,12 @@ public enum OPMLParser {
         let collector = OutlineCollector()
         let unmanaged = Unmanaged.passRetained(collector)
         defer { unmanaged.release() }
-        var sax = makeSAXHandler()
-        guard let context = xmlCreatePushParserCtxt(&sax, unmanaged.toOpaque(), nil, 0, nil) else {
+        guard let context = SafePushParser.makeContext(
+            makeSAXHandler(), userData: unmanaged.toOpaque(), adding: XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        else {
             throw .notOPML(found: "no XML document")
         }
         defer { xmlFreeParserCtxt(context) }
-        let options = XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-            | XML_PARSE_NOWARNING.rawValue | XML_PARSE_IGNORE_ENC.rawValue
-        xmlCtxtUseOptions(context, Int32(options))
-        xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8)
-        feedmill_xmlSetReplaceEntities(context, 1)
         collector.context = context
         document.withUnsafeBufferPointer { buffer in
             var offset = 0
@@ -95,9 +91,6 @@ public enum OPMLParser {
         }
         sax.endElementNs = { context, _, _, _ in
             collector(context).endElement()
-        }
-        sax.getEntity = { _, name in
-            xmlGetPredefinedEntity(name)
         }
         return sax
     }

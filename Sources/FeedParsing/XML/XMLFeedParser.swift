@@ -10,10 +10,10 @@ import Foundation
 /// (`Scripts/bench/parse-corpus` reruns the comparison).
 ///
 /// Safe by construction:
-/// - `XML_PARSE_NONET`, and no `XML_PARSE_NOENT`, `DTDLOAD` or `HUGE`.
-/// - The SAX handler has no entity-declaration, external-subset or resolve-entity callbacks,
-///   and `getEntity` knows only XML's five predefined entities: a document's DTD can declare
-///   what it likes, nothing is ever stored, loaded (no XXE) or expanded (no billion laughs).
+/// - libxml2 is set up by ``SafePushParser``: no network, and `getEntity` knows only XML's
+///   five predefined entities, so nothing is ever loaded (no XXE) or expanded (no billion
+///   laughs).
+/// - The SAX handler has no entity-declaration, external-subset or resolve-entity callbacks.
 /// - ``LexicalRepair`` has already turned every named reference into a numeric one, so
 ///   substituting entities (`replaceEntities`) only ever decodes character references.
 ///
@@ -26,12 +26,6 @@ final class XMLFeedParser {
     static let chunkSize = 64 * 1024
     /// A prolog longer than this is not waited for: its declared entities are not expanded.
     static let prologLimit = 1 << 20
-
-    /// libxml2 must be initialised once before parsers run on several threads.
-    private static let initialised: Bool = {
-        xmlInitParser()
-        return true
-    }()
 
     private let handler: FeedElementHandler
     private let unmanaged: Unmanaged<FeedElementHandler>
@@ -48,20 +42,15 @@ final class XMLFeedParser {
 
     /// - Parameter deliver: called with each entry as its element closes.
     init(limits: ParserLimits, deliver: @escaping (consuming ParsedEntry, ParsedFeed) -> Void) throws(FeedParseError) {
-        _ = Self.initialised
         handler = FeedElementHandler(limits: limits, deliver: deliver)
         unmanaged = Unmanaged.passRetained(handler)
-        var sax = Self.makeSAXHandler()
-        guard let context = xmlCreatePushParserCtxt(&sax, unmanaged.toOpaque(), nil, 0, nil) else {
+        guard let context = SafePushParser.makeContext(
+            Self.makeSAXHandler(), userData: unmanaged.toOpaque(), adding: XML_PARSE_NOCDATA.rawValue)
+        else {
             unmanaged.release()
             throw FeedParseError.unreadable(line: 0, column: 0, reason: "libxml2 could not create a parser")
         }
         self.context = context
-        let options = XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue
-            | XML_PARSE_NOCDATA.rawValue
-        xmlCtxtUseOptions(context, Int32(options))
-        xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8)
-        feedmill_xmlSetReplaceEntities(context, 1)
         handler.context = context
     }
 
@@ -166,9 +155,6 @@ final class XMLFeedParser {
             elementHandler(context).characters(UnsafeBufferPointer(start: characters, count: Int(length)))
         }
         sax.cdataBlock = sax.characters
-        sax.getEntity = { _, name in
-            xmlGetPredefinedEntity(name)
-        }
         sax.serror = { context, error in
             guard let context, let error else { return }
             let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
