@@ -195,19 +195,21 @@ private final class Connections: @unchecked Sendable {
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         if !closeDelimited { head += "Content-Length: \(response.body.count)\r\n" }
         head += "\r\n"
-        guard send(connection, Array(head.utf8)) else { return false }
-        guard request.method != "HEAD" else { return keepOpen }
-        if let chunkSize = response.chunkSize {
-            var offset = 0
-            while offset < response.body.count {
-                let end = min(offset + chunkSize, response.body.count)
-                guard send(connection, Array(response.body[offset..<end])) else { return false }
-                offset = end
-                if response.chunkDelay > 0 { Thread.sleep(forTimeInterval: response.chunkDelay) }
-            }
-            return false
+        guard request.method != "HEAD" else { return send(connection, Array(head.utf8)) && keepOpen }
+        guard let chunkSize = response.chunkSize else {
+            // One write: a body written after its head waits, on a kept-alive connection, for
+            // the client's delayed ACK of the head (Nagle's algorithm), ~40 ms per request.
+            return send(connection, Array(head.utf8) + response.body) && keepOpen
         }
-        return send(connection, response.body) && keepOpen
+        guard send(connection, Array(head.utf8)) else { return false }
+        var offset = 0
+        while offset < response.body.count {
+            let end = min(offset + chunkSize, response.body.count)
+            guard send(connection, Array(response.body[offset..<end])) else { return false }
+            offset = end
+            if response.chunkDelay > 0 { Thread.sleep(forTimeInterval: response.chunkDelay) }
+        }
+        return false
     }
 
     /// The next request on the connection (headers only; request bodies are not used here).
