@@ -1,6 +1,8 @@
 import Dispatch
+import Foundation
 
-/// How many fetched feeds a run parses, normalises and writes at once, across its workers.
+/// How many fetched feeds a run parses, normalises and writes at once, across its workers,
+/// and the threads that do it.
 ///
 /// A run has more workers than cores (``FetchScheduler``: one per transfer slot and a quarter
 /// more), and each worker parses the feed it fetched once its transfer slot is free. Without
@@ -10,19 +12,103 @@ import Dispatch
 /// at concurrency 32 (2 cores) the heap's peak is 25–27 MiB where it was 31–36, and the cold
 /// run at 100 ms was faster in 7 of 10 interleaved pairs (`Scripts/bench/results/README.md`).
 ///
+/// The work runs on one of `limit` threads of its own (``ParseLanes``) while the worker that
+/// asked waits, so only those threads' malloc caches fill with what parsing, normalising and
+/// storing free (glibc keeps up to 7 freed chunks of each small size per thread). Run on the
+/// workers themselves, it filled every worker's cache: at concurrency 256, 320 of them. Cold
+/// runs over the 20,000-feed capacity corpus, interleaved: peak RSS 75.3-80.3 MiB against
+/// 78.7-101.6 at concurrency 256 (4 pairs), 43.3-44.6 against 45.2-45.4 at 32 (2 pairs), at
+/// the same CPU (`Scripts/bench/results/parse-lanes.md`).
+///
 /// A body too large to be held is parsed while it arrives, inside its transfer, without a
 /// permit: waiting there would hold the transfer slot.
-public struct ParsePermits: Sendable {
-    private let semaphore: DispatchSemaphore
+public final class ParsePermits: Sendable {
+    private let lanes: ParseLanes
 
     public init(limit: Int) {
-        semaphore = DispatchSemaphore(value: max(1, limit))
+        lanes = ParseLanes(count: max(1, limit))
     }
 
-    /// Runs `work` once a permit is free, and frees it after.
+    /// The threads end once the jobs queued before are done.
+    deinit { lanes.close() }
+
+    /// Runs `work` on a parse thread once one is free, and returns when it is done: the caller
+    /// waits meanwhile, so `work` may use what the caller holds. What is per thread (libxml2's
+    /// error handlers, `errno`) is the parse thread's: set it inside `work`.
     public func withPermit<T, E: Error>(_ work: () throws(E) -> T) throws(E) -> T {
-        semaphore.wait()
-        defer { semaphore.signal() }
-        return try work()
+        var outcome: Result<T, E>?
+        withoutActuallyEscaping(work) { work in
+            lanes.run(ParseLanes.Job { outcome = Result { () throws(E) -> T in try work() } })
+        }
+        // `run` returns only once the job has run, so `outcome` is set.
+        guard let outcome else { preconditionFailure("a parse job returned without running") }
+        return try outcome.get()
+    }
+}
+
+/// A fixed set of threads taking jobs from one queue, first come first served.
+///
+/// `@unchecked Sendable`: `queue` and `closing` are touched only while `condition` is locked.
+final class ParseLanes: @unchecked Sendable {
+    /// One caller's work, and the signal that it is done.
+    ///
+    /// `@unchecked Sendable`: the caller blocks in ``ParseLanes/run(_:)`` from handing the
+    /// job over until `done` is signalled, so the closure and what it captures are used by
+    /// one thread at a time, with the semaphore ordering the two.
+    final class Job: @unchecked Sendable {
+        fileprivate var body: (() -> Void)?
+        fileprivate let done = DispatchSemaphore(value: 0)
+
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    private let condition = NSCondition()
+    private var queue: [Job] = []
+    private var closing = false
+
+    /// The threads hold `self` until ``close()``.
+    init(count: Int) {
+        for lane in 0..<count {
+            let thread = Thread { [self] in work() }
+            thread.name = "feedmill.parse-\(lane)"
+            thread.start()
+        }
+    }
+
+    /// Hands `job` to a lane and waits until it has run.
+    func run(_ job: Job) {
+        condition.lock()
+        queue.append(job)
+        condition.signal()
+        condition.unlock()
+        job.done.wait()
+    }
+
+    /// Lets the threads end once the queue is empty.
+    func close() {
+        condition.lock()
+        closing = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func work() {
+        while let job = next() {
+            job.body?()
+            // Let go of the closure before the caller resumes: `withoutActuallyEscaping`
+            // checks that nothing else holds it.
+            job.body = nil
+            job.done.signal()
+        }
+    }
+
+    private func next() -> Job? {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.isEmpty {
+            if closing { return nil }
+            condition.wait()
+        }
+        return queue.removeFirst()
     }
 }

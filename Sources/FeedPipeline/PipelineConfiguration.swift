@@ -12,8 +12,8 @@ public struct PipelineConfiguration: Sendable {
     public var fetch = FetchConfiguration()
     public var concurrency = FetchScheduler.defaultConcurrency
     public var perHostLimit = FetchScheduler.defaultPerHostLimit
-    /// Fetched feeds parsed and written at once (``ParsePermits``): as many as there are
-    /// cores, at least 2. More adds memory, not speed.
+    /// Fetched feeds parsed and written at once (``ParsePermits``), each on a thread of its
+    /// own: as many as there are cores, at least 2. More adds memory, not speed.
     public var parsingLimit = max(2, ProcessInfo.processInfo.activeProcessorCount)
     /// A feed is due when its last update is this old (seconds), unless it asks for longer.
     public var staleAfter = 3600

@@ -41,6 +41,63 @@ struct ParsePermitsTests {
         #expect(occupancy.most == limit)
     }
 
+    /// The threads that ran the work (kept, to see them end) and the callers' thread ids.
+    final class Runners: @unchecked Sendable {
+        // `@unchecked Sendable`: both arrays are only touched under `lock`.
+        private let lock = NSLock()
+        private var threads: [Thread] = []
+        private var ids: [pthread_t] = []
+
+        func addCurrentThread() { lock.withLock { if !threads.contains(where: { $0 === Thread.current }) { threads.append(.current) } } }
+        func addCurrentID() { lock.withLock { ids.append(pthread_self()) } }
+        func addCurrentIDIfNew() { lock.withLock { if !ids.contains(pthread_self()) { ids.append(pthread_self()) } } }
+        var all: [Thread] { lock.withLock { threads } }
+        var allIDs: [pthread_t] { lock.withLock { ids } }
+    }
+
+    /// The point of running the work on the permits' own threads: however many workers ask,
+    /// only `limit` threads parse, so only their malloc caches fill with what parsing frees.
+    @Test func theWorkRunsOnThePermitsOwnThreadsNeverTheCallers() {
+        var permits: ParsePermits? = ParsePermits(limit: 2)
+        let runners = Runners()
+        let callers = Runners()
+        let group = DispatchGroup()
+        for _ in 0..<8 {
+            group.enter()
+            Thread.detachNewThread { [permits] in
+                callers.addCurrentID()
+                for _ in 0..<5 {
+                    permits?.withPermit {
+                        runners.addCurrentThread()
+                        runners.addCurrentIDIfNew()
+                        usleep(1_000)
+                    }
+                }
+                group.leave()
+            }
+        }
+        group.wait()
+        #expect(runners.all.count == 2)
+        #expect(runners.allIDs.allSatisfy { runner in !callers.allIDs.contains(runner) })
+        // Released with its run, the permits' threads end.
+        permits = nil
+        let deadline = Date().addingTimeInterval(10)
+        let allEnded = { runners.all.allSatisfy { $0.isFinished } }
+        while !allEnded(), Date() < deadline { usleep(10_000) }
+        #expect(allEnded())
+    }
+
+    @Test func theWorksResultComesBackToTheCaller() {
+        let permits = ParsePermits(limit: 1)
+        var local = [1, 2, 3]
+        let sum = permits.withPermit { () -> Int in
+            local.append(4)
+            return local.reduce(0, +)
+        }
+        #expect(sum == 10)
+        #expect(local == [1, 2, 3, 4])
+    }
+
     @Test func aPermitIsGivenBackWhenTheWorkThrows() {
         struct Refused: Error {}
         let permits = ParsePermits(limit: 1)
