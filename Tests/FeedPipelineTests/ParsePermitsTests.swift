@@ -41,35 +41,40 @@ struct ParsePermitsTests {
         #expect(occupancy.most == limit)
     }
 
-    /// The threads that ran the work (kept, to see them end) and the callers' thread ids.
-    final class Runners: @unchecked Sendable {
+    /// Threads seen, once each, by id; with `keeping`, their `Thread` too, to see them end.
+    /// The callers' are not kept: a detached thread's `Thread` holds its block, and with it
+    /// the permits, which would then never be released.
+    final class SeenThreads: @unchecked Sendable {
         // `@unchecked Sendable`: both arrays are only touched under `lock`.
         private let lock = NSLock()
-        private var threads: [Thread] = []
-        private var ids: [pthread_t] = []
+        private var kept: [Thread] = []
+        private var seen: [pthread_t] = []
 
-        func addCurrentThread() { lock.withLock { if !threads.contains(where: { $0 === Thread.current }) { threads.append(.current) } } }
-        func addCurrentID() { lock.withLock { ids.append(pthread_self()) } }
-        func addCurrentIDIfNew() { lock.withLock { if !ids.contains(pthread_self()) { ids.append(pthread_self()) } } }
-        var all: [Thread] { lock.withLock { threads } }
-        var allIDs: [pthread_t] { lock.withLock { ids } }
+        func addCurrent(keeping: Bool = false) {
+            lock.withLock {
+                guard !seen.contains(pthread_self()) else { return }
+                seen.append(pthread_self())
+                if keeping { kept.append(.current) }
+            }
+        }
+        var ids: [pthread_t] { lock.withLock { seen } }
+        var threads: [Thread] { lock.withLock { kept } }
     }
 
     /// The point of running the work on the permits' own threads: however many workers ask,
     /// only `limit` threads parse, so only their malloc caches fill with what parsing frees.
     @Test func theWorkRunsOnThePermitsOwnThreadsNeverTheCallers() {
         var permits: ParsePermits? = ParsePermits(limit: 2)
-        let runners = Runners()
-        let callers = Runners()
+        let runners = SeenThreads()
+        let callers = SeenThreads()
         let group = DispatchGroup()
         for _ in 0..<8 {
             group.enter()
             Thread.detachNewThread { [permits] in
-                callers.addCurrentID()
+                callers.addCurrent()
                 for _ in 0..<5 {
                     permits?.withPermit {
-                        runners.addCurrentThread()
-                        runners.addCurrentIDIfNew()
+                        runners.addCurrent(keeping: true)
                         usleep(1_000)
                     }
                 }
@@ -77,12 +82,12 @@ struct ParsePermitsTests {
             }
         }
         group.wait()
-        #expect(runners.all.count == 2)
-        #expect(runners.allIDs.allSatisfy { runner in !callers.allIDs.contains(runner) })
+        #expect(runners.ids.count == 2)
+        #expect(runners.ids.allSatisfy { runner in !callers.ids.contains(runner) })
         // Released with its run, the permits' threads end.
         permits = nil
         let deadline = Date().addingTimeInterval(10)
-        let allEnded = { runners.all.allSatisfy { $0.isFinished } }
+        let allEnded = { runners.threads.allSatisfy { $0.isFinished } }
         while !allEnded(), Date() < deadline { usleep(10_000) }
         #expect(allEnded())
     }
