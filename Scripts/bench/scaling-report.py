@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""scaling.jsonl → a Markdown table of peak RSS (and wall time) by number of feeds.
+"""scaling.jsonl → Markdown tables of peak RSS (and wall time) by number of feeds, for the
+generated corpora and for the lists drawn with the 5,000-feed corpus's largest feeds.
   scaling-report.py JSONL"""
 import collections
 import json
@@ -11,7 +12,7 @@ from pathlib import Path
 rows = [json.loads(line) for line in Path(sys.argv[1]).read_text().splitlines() if line.strip()]
 groups = collections.defaultdict(list)
 for row in rows:
-    groups[(row["feeds"], row["tool"], row["phase"])].append(row)
+    groups[(row.get("list", "generated"), row["feeds"], row["tool"], row["phase"])].append(row)
 
 
 def cell(values, fmt):
@@ -19,12 +20,35 @@ def cell(values, fmt):
         else fmt.format(values[0])
 
 
+def growth(kind, phase):
+    """Feedmill's median peak at the most feeds over the fewest, for one kind of list."""
+    sizes = sorted(feeds for (list_, feeds, tool, phase_) in groups if list_ == kind and tool == "feedmill" and phase_ == phase)
+    if kind != "generated":
+        sizes = sorted(set(sizes) | {5000}) if ("generated", 5000, "feedmill", phase) in groups else sizes
+    if len(sizes) < 2:
+        return None
+    peak = lambda feeds: statistics.median(r["peak_rss_mib"] for r in groups.get((kind, feeds, "feedmill", phase))
+                                           or groups[("generated", feeds, "feedmill", phase)])
+    return sizes[0], sizes[-1], peak(sizes[-1]) / peak(sizes[0])
+
+
 print("# Peak memory as the number of feeds grows\n")
-print(f"Machine: {os.cpu_count()} cores. Concurrency 32, no added latency, nginx on loopback. "
-      "Median (min–max) when more than one run; newsboat's runs are fewer (its warm run re-parses everything).\n")
-print("| feeds | entries | tool | phase | runs | peak RSS MiB | wall s | items stored |")
-print("|---|---|---|---|---|---|---|---|")
-for (feeds, tool, phase), values in sorted(groups.items()):
-    print(f"| {feeds} | {values[0]['expected_items']} | {tool} | {phase} | {len(values)} | "
-          f"{cell([v['peak_rss_mib'] for v in values], '{:.0f}')} | {cell([v['wall'] for v in values], '{:.2f}')} | "
+print(f"Machine: {os.cpu_count()} cores. Concurrency 32, no added latency, nginx on loopback. Median (min–max) "
+      "when more than one run; Feedmill's runs interleaved by round. Lists: `generated`, a corpus generated at "
+      "that size (one feed in 300 is very large, so the 200-feed corpus has one feed over 1 MB and the 5,000-feed "
+      "corpus 17); `5,000's largest`, drawn from the 5,000-feed corpus with all 17 of its feeds over 1 MB "
+      "(`corpus-subset.py`), so they differ from it in their number of feeds only. newsboat rows marked "
+      "`earlier run` are kept from a previous run of this script.\n")
+print("| list | feeds | entries | tool | phase | runs | peak RSS MiB | wall s | items stored |")
+print("|---|---|---|---|---|---|---|---|---|")
+for (kind, feeds, tool, phase), values in sorted(groups.items(), key=lambda item: (item[0][0] != "generated", *item[0][1:])):
+    name = tool + (" (earlier run)" if values[0].get("earlier_run") else "")
+    print(f"| {kind} | {feeds} | {values[0]['expected_items']} | {name} | {phase} | {len(values)} | "
+          f"{cell([v['peak_rss_mib'] for v in values], '{:.1f}')} | {cell([v['wall'] for v in values], '{:.2f}')} | "
           f"{values[0]['items']} / {values[0]['expected_items']} |")
+print()
+for kind in ("generated", "5,000's largest"):
+    for phase in ("cold", "warm"):
+        found = growth(kind, phase)
+        if found:
+            print(f"- Feedmill {phase}, {kind}: peak at {found[1]:,} feeds / at {found[0]:,} = {found[2]:.2f} (medians)")
