@@ -1,3 +1,5 @@
+import FeedBasics
+
 /// Turns a feed's bytes into UTF-8 as they arrive, so a body never has to be held whole to
 /// be decoded. Applies ``CharacterEncoding``'s rules, deciding each as soon as the bytes seen
 /// settle it:
@@ -9,6 +11,12 @@
 /// - Once UTF-8 is decided, a later byte that is not valid UTF-8 is read as windows-1252 on
 ///   its own: a mixed document (a UTF-8 feed quoting a Latin-1 source) reads right in both
 ///   parts, where deciding for the whole document would garble one of them.
+///
+/// - Whatever the encoding, the characters XML 1.0 forbids (NUL, the other C0 controls but
+///   tab, LF and CR, U+FFFE, U+FFFF) are removed from what it hands on (``XMLCharacters``):
+///   libxml2 gives up on the element around a NUL, and with it on the rest of the document,
+///   so one stray byte lost every entry after it; JSON does not allow them raw either. The
+///   character goes, the entry and the rest of its text stay; a diagnostic counts them.
 ///
 /// The result does not depend on how the bytes are cut into chunks (a property test checks it).
 struct StreamingDecoder {
@@ -31,6 +39,7 @@ struct StreamingDecoder {
     /// Bytes received and not yet decoded: the head, a sequence cut by a chunk's end, a window.
     private var held: [UInt8] = []
     private var repairedBytes = 0
+    private var removedCharacters = 0
     private(set) var name = "UTF-8"
     private var decisionNotes: [String] = []
 
@@ -41,14 +50,24 @@ struct StreamingDecoder {
     /// What was overridden or repaired, for a person reading diagnostics; complete once the
     /// last chunk is decoded.
     var notes: [String] {
-        guard repairedBytes > 0, case .utf8(let lenient) = state else { return decisionNotes }
-        return decisionNotes + [lenient
-            ? "\(repairedBytes) byte(s) not valid UTF-8 in a UTF-8 document, read as windows-1252"
-            : "invalid UTF-8 sequences replaced with U+FFFD"]
+        var notes = decisionNotes
+        if repairedBytes > 0, case .utf8(let lenient) = state {
+            notes.append(lenient
+                ? "\(repairedBytes) byte(s) not valid UTF-8 in a UTF-8 document, read as windows-1252"
+                : "invalid UTF-8 sequences replaced with U+FFFD")
+        }
+        if removedCharacters > 0 {
+            notes.append("\(removedCharacters) character(s) XML does not allow (NUL, control characters, U+FFFE, U+FFFF) removed")
+        }
+        return notes
     }
 
-    /// Appends the UTF-8 of `chunk` (and of any bytes held from before) to `output`.
+    /// Appends the UTF-8 of `chunk` (and of any bytes held from before) to `output`, without
+    /// the characters XML forbids. Only whole characters are ever appended, so the filter
+    /// sees each one whole, wherever the chunks were cut.
     mutating func decode(_ chunk: UnsafeRawBufferPointer, isLast: Bool, into output: inout [UInt8]) {
+        let start = output.count
+        defer { removedCharacters += XMLCharacters.removeForbidden(from: &output, startingAt: start) }
         if held.isEmpty {
             let input = chunk.bindMemory(to: UInt8.self)
             let used = decode(input, isLast: isLast, into: &output)

@@ -22,6 +22,9 @@ import Glibc
 ///   (`<!DOCTYPE rss [<!ENTITY id "tag:example.com,">]>`) is replaced by its value, when that
 ///   value is plain text (no markup; only numeric references). External entities are never
 ///   read, and all expansions together are bounded (``DeclaredEntities``).
+/// - A numeric reference to a character XML forbids (`&#0;`, `&#xFFFE;`, a surrogate) is
+///   removed, as the raw character is (``StreamingDecoder``) and as the sanitiser removes one
+///   in escaped HTML: libxml2 would report it and drop it anyway.
 /// - `&#X41;` (an uppercase X, which XML does not allow) is read as `&#x41;`.
 /// - Any other `&` (bare, or an unknown name) becomes `&#38;`, so the text shows what was written.
 /// - A `<` not followed by a name, `/`, `!` or `?` (`x < y`) becomes `&#60;`: libxml2's push
@@ -152,6 +155,8 @@ struct LexicalRepair {
                 if !terminated { used = contentEnd }
             case .replace(let scalar, let length):
                 rewrite(at: index, length: length) { Self.appendCharacterReference(scalar, to: &$0) }
+            case .remove(let length):
+                rewrite(at: index, length: length) { _ in }
             case .literalAmpersand:
                 rewrite(at: index, length: 1) { $0.append(contentsOf: Self.escapedAmpersand) }
             case .literalLessThan:
@@ -200,6 +205,7 @@ struct LexicalRepair {
         /// `]]>` is in it.
         case cdata(length: Int, terminated: Bool)
         case replace(scalar: UInt32, length: Int)
+        case remove(length: Int)
         case literalAmpersand
         case literalLessThan
         /// A document-declared entity: its value, and the reference's length.
@@ -262,15 +268,8 @@ struct LexicalRepair {
         if (0x80...0x9F).contains(value) {
             return .replace(scalar: Windows1252.scalar(for: UInt8(value)), length: length)
         }
-        guard isXMLCharacter(value) else { return .replace(scalar: 0xFFFD, length: length) }
+        guard let scalar = Unicode.Scalar(value), XMLCharacters.isAllowed(scalar) else { return .remove(length: length) }
         return terminated && !upperX ? .keep(length: length) : .replace(scalar: value, length: length)
-    }
-
-    private static func isXMLCharacter(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
-        default: return false
-        }
     }
 
     private static func appendCharacterReference(_ scalar: UInt32, to output: inout [UInt8]) {
