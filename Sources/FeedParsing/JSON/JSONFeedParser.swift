@@ -7,7 +7,7 @@ enum JSONFeedParser {
     static func parse(utf8: [UInt8]) throws(FeedParseError) -> ParsedFeed {
         let document: JSONFeedDocument
         do {
-            document = try JSONDecoder().decode(JSONFeedDocument.self, from: Data(utf8))
+            document = try decode(JSONFeedDocument.self, from: utf8)
         } catch {
             throw FeedParseError.unreadable(line: 1, column: 1, reason: "invalid JSON: \(describe(error))")
         }
@@ -22,6 +22,12 @@ enum JSONFeedParser {
         feed.authors = document.authors.compactMap(\.name)
         feed.entries = document.items.map(entry)
         return feed
+    }
+
+    /// The one way JSON Feed bytes are decoded, whole or an item at a time: strings repaired
+    /// first (``JSONStringRepair``), so that one bad character does not cost its whole field.
+    static func decode<Value: Decodable>(_ type: Value.Type, from utf8: [UInt8]) throws -> Value {
+        try JSONDecoder().decode(type, from: Data(JSONStringRepair.repaired(utf8) ?? utf8))
     }
 
     /// `https://jsonfeed.org/version/1.1` → `1.1`; `…/version/1` → `1.0`.

@@ -116,7 +116,7 @@ struct JSONFeedStream {
     /// bytes that are not JSON make the document invalid.
     private mutating func decodeItem() -> JSONFeedItem? {
         do {
-            return try JSONDecoder().decode(Lenient<JSONFeedItem>.self, from: Data(item)).value
+            return try JSONFeedParser.decode(Lenient<JSONFeedItem>.self, from: item).value
         } catch {
             invalid = JSONFeedParser.describe(error)
             return nil
