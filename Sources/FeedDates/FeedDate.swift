@@ -12,9 +12,15 @@ import FeedBasics
 /// - A missing zone means UTC.
 /// - Two-digit years: 00–49 are 2000–2049, 50–99 are 1950–1999 (RFC 2822 §4.3);
 ///   three-digit years are years since 1900 (a Java/Perl `getYear` bug seen in real feeds).
+///   Told by the digits written, not the value: `Mon, 01 Jan 0001` (Go's zero time) is year 1,
+///   not 2001.
 /// - Military zones use RFC 822's table (A = −1 … M = −12, N = +1 … Y = +12, Z = 0), as
 ///   feedparser does.
-/// - Years before 1000 are refused: `0001-01-01T00:00:00Z`, Go's zero time, means "unknown".
+/// - Every year four digits can write (0000–9999) is read as written: whether a date is
+///   plausible for an entry (not Go's zero time `0001-01-01`, not the epoch, not year 9999) is
+///   decided once, by the normaliser, which knows when the feed was read. Five digits, or a
+///   sign before the year, are not a date. Nothing here can overflow: the seconds of any year
+///   it reads fit an `Int64` with room to spare.
 /// - The day name is ignored, so a wrong one does not reject the date.
 /// - A date whose meaning is ambiguous is missing, never guessed: `01/02/2023` (which comes
 ///   first, month or day?), an offset cut to one minute digit other than `:0`/`:3`/`:4`, a
@@ -35,7 +41,7 @@ public enum FeedDate {
     static func epochSeconds(
         year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offsetSeconds: Int
     ) -> Int64? {
-        guard (1000...9999).contains(year), (1...12).contains(month),
+        guard (0...9999).contains(year), (1...12).contains(month),
             (1...daysInMonth(year: year, month: month)).contains(day),
             (0...24).contains(hour), (0...59).contains(minute), (0...60).contains(second),
             hour < 24 || (minute == 0 && second == 0),

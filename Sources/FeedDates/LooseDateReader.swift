@@ -26,24 +26,26 @@ struct LooseDateReader {
         }
         guard let month = fields.month else { return nil }
         var day: Int?
-        var year: Int?
+        var year: (value: Int, digitCount: Int)?
         for number in fields.numbers {
             if number.digitCount == 4 || number.digitCount == 3 || number.value > 31 {
                 guard year == nil else { return nil }
-                year = number.value
+                year = number
             } else if day == nil {
                 day = number.value
             } else if year == nil {
-                year = number.value
+                year = number
             } else {
                 return nil
             }
         }
-        guard let parsedDay = day, var parsedYear = year else { return nil }
-        if parsedYear < 50 {
-            parsedYear += 2000
-        } else if parsedYear < 1000 {
-            parsedYear += 1900
+        guard let parsedDay = day, let writtenYear = year else { return nil }
+        // By the digits written, not the value: `0001` is year 1, `01` is 2001.
+        var parsedYear = writtenYear.value
+        switch writtenYear.digitCount {
+        case ...2: parsedYear += parsedYear < 50 ? 2000 : 1900
+        case 3: parsedYear += 1900
+        default: break
         }
         var (hour, minute, second) = fields.time ?? (0, 0, 0)
         if let meridiem = fields.meridiem {

@@ -82,12 +82,42 @@ struct FeedDateTests {
 
     @Test("a date it cannot read is missing, never now", arguments: [
         "", "   ", "yesterday", "not a date at all", "2003-13-01", "2003-02-30T00:00:00Z", "2001-02-29",
-        "Sun, 32 May 2002 15:21:36 GMT", "Sun, 19 Foo 2002 15:21:36 GMT", "0001-01-01T00:00:00Z",
+        "Sun, 32 May 2002 15:21:36 GMT", "Sun, 19 Foo 2002 15:21:36 GMT",
         "2003-12-13T25:00:00Z", "2003-12-13T18:61Z", "12/13/2003", "01/02/2023", "2020/13/01", "2020/1-10",
         "2017-06-13T03:18:00+05:1", "Sat, 16 Dec 2023 14:02:33 PM", "Sun, 19 May 2002 15:21:36 XYZ",
         "2003-12-13T18:30:02+25:00", "2003-12-13Tfoo",
     ])
     func unreadable(text: String) {
+        #expect(FeedDate.parse(text) == nil)
+    }
+
+    /// Issue 38: whether a year is plausible is the normaliser's rule, made once; the parser
+    /// reads any year its formats can write, as written, and nothing can overflow or trap.
+    @Test("reads every year four digits can write, as written", arguments: [
+        ("0000-01-01T00:00:00Z", -62_167_219_200),
+        ("0001-01-01T00:00:00Z", -62_135_596_800),  // Go's zero time
+        ("Mon, 01 Jan 0001 00:00:00 +0000", -62_135_596_800),  // the same in RFC 1123 (was read as 2001)
+        ("01 January 0001", -62_135_596_800),  // by token
+        ("0999-12-31", -30_610_310_400),
+        ("Fri, 31 Dec 0999 00:00:00 GMT", -30_610_310_400),  // four digits: not years since 1900
+        ("1900-01-01T00:00:00Z", -2_208_988_800),
+        ("Thu, 01 Jan 1970 00:00:00 GMT", 0),
+        ("9999-12-31T23:59:59Z", 253_402_300_799),
+        ("Fri, 31 Dec 9999 23:59:59 GMT", 253_402_300_799),
+        ("9999-12-31T23:59:59-18:00", 253_402_365_599),
+        ("Dec 31 9999 11:59:59 PM", 253_402_300_799),
+    ])
+    func everyFourDigitYear(text: String, expected: Int64) {
+        #expect(FeedDate.parse(text) == expected)
+    }
+
+    @Test("more digits or a sign is no date, and never a trap", arguments: [
+        "99999-01-01", "+99999-01-01", "-0001-01-01", "-9999-12-31T23:59:59Z", "Jan 1 99999", "Fri, 31 Dec 99999 23:59:59 GMT",
+        "99999999999999999999", "1 Jan -5", "-9223372036854775808", "9223372036854775807-01-01",
+        "Sun, 19 May 2002 99999999999999999999:00:00 GMT", "2002-05-19T15:21:36+99999999999999999999",
+        "Sun, 19 May 2002 15:21:36 +99999999999999999999", "Sun, 19 May 2002 15:21:36 GMT+99999999999999999999",
+    ])
+    func overlong(text: String) {
         #expect(FeedDate.parse(text) == nil)
     }
 
