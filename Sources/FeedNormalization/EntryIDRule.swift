@@ -38,23 +38,26 @@ public enum EntryIDRule {
 /// its date. The id gets `#` and 12 hex digits of SHA-256 over that one value (and `-2`,
 /// `-3` … should even that collide). A later entry that differs in none of them is the same
 /// entry listed twice, perhaps edited, and is dropped. So editing a duplicated entry's
-/// summary updates its row in place; the suffix depends on the entry, not its position.
+/// summary updates its row in place; the suffix depends on the entry, not its position. The
+/// date is the one the feed wrote, before ``DateRule`` (which depends on when the feed was
+/// read) may set it aside, so the id never depends on the time of reading.
 struct DuplicateIDResolver {
     /// What tells the first entry of each id apart, not the whole entry: a streamed feed of
     /// any length keeps only this much per entry.
     private struct Identifying {
         var permalink: String?
         var title: String
-        var pubdate: Int64?
+        var writtenDate: Int64?
     }
 
     private var seen: [String: Identifying] = [:]
     private var taken: Set<String> = []
 
     /// The entry with a unique id, or `nil` when it repeats an earlier entry.
-    mutating func admit(_ entry: Entry) -> Entry? {
+    /// - Parameter writtenDate: its published (else updated) date as read from the feed.
+    mutating func admit(_ entry: Entry, writtenDate: Int64?) -> Entry? {
         guard let first = seen[entry.id] else {
-            seen[entry.id] = Identifying(permalink: entry.permalink, title: entry.title, pubdate: entry.pubdate)
+            seen[entry.id] = Identifying(permalink: entry.permalink, title: entry.title, writtenDate: writtenDate)
             taken.insert(entry.id)
             return entry
         }
@@ -63,8 +66,8 @@ struct DuplicateIDResolver {
             identifying = "permalink\u{1F}" + (entry.permalink ?? "")
         } else if entry.title != first.title {
             identifying = "title\u{1F}" + entry.title
-        } else if entry.pubdate != first.pubdate {
-            identifying = "date\u{1F}" + (entry.pubdate.map(String.init) ?? "")
+        } else if writtenDate != first.writtenDate {
+            identifying = "date\u{1F}" + (writtenDate.map(String.init) ?? "")
         } else {
             return nil
         }

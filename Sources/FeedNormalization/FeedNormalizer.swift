@@ -10,16 +10,20 @@ import FeedModel
 /// - title: ``PlainText`` of the title, else of `media:title` (empty when the entry has none).
 /// - summary: the richest HTML the entry has (content over summary/description), made safe
 ///   by ``HTMLSanitizer`` with relative URLs resolved.
-/// - pubdate: published, else updated; `nil` when neither could be read.
+/// - dates: published and updated each kept only when plausible (``DateRule``: after the
+///   epoch, at most a day after the feed was read), else missing as if unreadable; pubdate is
+///   published, else updated; `nil` when neither is kept.
 /// - author: the entry's authors, else (Atom) the feed's; `email (Name)` becomes `Name`.
 public enum FeedNormalizer {
-    /// - Parameter feedURL: the URL the feed was finally fetched from (after redirects), the
-    ///   base for relative links; `nil` for a local file, where the channel link serves instead.
+    /// - Parameters:
+    ///   - feedURL: the URL the feed was finally fetched from (after redirects), the base for
+    ///     relative links; `nil` for a local file, where the channel link serves instead.
+    ///   - now: when the feed was read (seconds since 1970), which bounds its dates (``DateRule``).
     ///
     /// Takes the parsed feed by value and releases each parsed entry once normalised, so a
     /// large feed is not held twice (raw and sanitised) at once.
-    public static func normalize(_ parsed: consuming ParsedFeed, feedURL: String?) -> NormalizedFeed {
-        var stream = EntryNormalizer(feedURL: feedURL)
+    public static func normalize(_ parsed: consuming ParsedFeed, feedURL: String?, now: Int64) -> NormalizedFeed {
+        var stream = EntryNormalizer(feedURL: feedURL, now: now)
         var pending = parsed.entries
         parsed.entries = []
         pending.reverse()
@@ -47,7 +51,7 @@ public enum FeedNormalizer {
 
     /// Takes the entry, so that its body (a megabyte for a full-text entry) can be let go as
     /// soon as it is sanitised, before the sanitised copy becomes a `String`.
-    static func normalize(_ entry: consuming ParsedEntry, feed: ParsedFeed, documentBase: String?) -> Entry {
+    static func normalize(_ entry: consuming ParsedEntry, feed: ParsedFeed, documentBase: String?, dates: DateRule) -> Entry {
         let permalink = PermalinkRule.permalink(for: entry, format: feed.format, documentBase: documentBase)
         let identity = EntryIDRule.id(for: entry, permalink: permalink)
         let entryBase = URLResolver.resolve("", bases: entry.baseChain, documentBase: documentBase) ?? documentBase
@@ -55,14 +59,15 @@ public enum FeedNormalizer {
         var summary: SafeHTML = ""
         if let body = takeRichestText(&entry) { summary = sanitizer.sanitize((consume body).withoutForbiddenCharacters()) }
         let authors = entry.authors.isEmpty && feed.format == .atom ? feed.authors : entry.authors
+        let published = dates.kept(entry.published), updated = dates.kept(entry.updated)
         return Entry(
             id: identity.id,
             idSource: identity.source,
             permalink: permalink,
             title: (entry.title ?? entry.mediaTitle).map { PlainText.from($0.withoutForbiddenCharacters(), typed: feed.format == .atom) } ?? "",
             summary: summary,
-            pubdate: entry.published ?? entry.updated,
-            updated: entry.updated,
+            pubdate: published ?? updated,
+            updated: updated,
             author: author(from: authors),
             enclosures: entry.enclosures.compactMap { enclosure(from: $0, entry: entry, documentBase: documentBase) },
             thumbnail: thumbnail(entry, documentBase: documentBase),
@@ -131,11 +136,13 @@ public enum FeedNormalizer {
 /// of ``FeedNormalizer``; remembers only what tells repeated ids apart.
 public struct EntryNormalizer {
     private let feedURL: String?
+    private let dates: DateRule
     private var resolver = DuplicateIDResolver()
 
-    /// - Parameter feedURL: as for ``FeedNormalizer/normalize(_:feedURL:)``.
-    public init(feedURL: String?) {
+    /// - Parameters: as for ``FeedNormalizer/normalize(_:feedURL:now:)``.
+    public init(feedURL: String?, now: Int64) {
         self.feedURL = feedURL
+        dates = DateRule(readAt: now)
     }
 
     /// The entry as it is stored, or `nil` when it repeats an earlier entry of the document.
@@ -143,6 +150,7 @@ public struct EntryNormalizer {
     ///   inherit; its channel link, the base for relative links when there is no feed URL).
     public mutating func normalize(_ entry: consuming ParsedEntry, in feed: ParsedFeed) -> Entry? {
         let documentBase = feedURL ?? FeedNormalizer.siteLink(feed, feedURL: nil)
-        return resolver.admit(FeedNormalizer.normalize(entry, feed: feed, documentBase: documentBase))
+        let writtenDate = entry.published ?? entry.updated
+        return resolver.admit(FeedNormalizer.normalize(entry, feed: feed, documentBase: documentBase, dates: dates), writtenDate: writtenDate)
     }
 }

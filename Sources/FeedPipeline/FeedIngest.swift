@@ -20,7 +20,7 @@ final class FeedIngest: FetchBodyConsumer {
     private let dryRun: Bool
     private let permits: ParsePermits
     private var parser: FeedStreamParser?
-    private var normalizer = EntryNormalizer(feedURL: nil)
+    private var normalizer: EntryNormalizer
     /// Keeps the feed's database open while it lives.
     private var upsert: FeedUpsert?
     /// Entries counted instead of stored: a dry run for a feed without a healthy database.
@@ -31,13 +31,14 @@ final class FeedIngest: FetchBodyConsumer {
     init(feed: CatalogFeed, path: String, now: Int64, retention: Retention, dryRun: Bool, permits: ParsePermits) {
         (self.feed, self.path, self.now, self.retention, self.dryRun) = (feed, path, now, retention, dryRun)
         self.permits = permits
+        normalizer = EntryNormalizer(feedURL: nil, now: now)
     }
 
     deinit { cancel() }
 
     func start(finalURL: String, status: Int, contentType: String?) {
         self.status = status
-        normalizer = EntryNormalizer(feedURL: finalURL)
+        normalizer = EntryNormalizer(feedURL: finalURL, now: now)
         parser = FeedStreamParser(charset: FetchResponse.charset(ofContentType: contentType)) { [unowned self] entry, feed in
             store(entry, of: feed)
         }

@@ -15,14 +15,18 @@ public struct ReadFeed: Sendable {
 /// Bytes → parse → normalise: the one path by which `rss-update`, `rss-create` and
 /// `rss-inspect` read a feed, so that what `rss-inspect` prints is exactly what is stored.
 public enum FeedReading {
-    /// - Parameter baseURL: what relative links resolve against (the URL fetched, in the end).
-    public static func read(_ bytes: consuming [UInt8], charset: String?, baseURL: String?) throws(FeedParseError) -> ReadFeed {
+    /// - Parameters:
+    ///   - baseURL: what relative links resolve against (the URL fetched, in the end).
+    ///   - now: when the feed was read: dates later than a day after it are not kept.
+    public static func read(
+        _ bytes: consuming [UInt8], charset: String?, baseURL: String?, now: Int64
+    ) throws(FeedParseError) -> ReadFeed {
         // `consume`: the body is freed once parsed, not when normalising ends (peak memory
         // at high concurrency is bodies in flight).
         let parsed = try FeedParser.parse(consume bytes, charset: charset)
         let version = parsed.version
         let encoding = parsed.encoding
         // The normaliser consumes the parsed entries one by one: peak memory per feed stays low.
-        return ReadFeed(normalized: FeedNormalizer.normalize(consume parsed, feedURL: baseURL), version: version, encoding: encoding)
+        return ReadFeed(normalized: FeedNormalizer.normalize(consume parsed, feedURL: baseURL, now: now), version: version, encoding: encoding)
     }
 }

@@ -53,7 +53,7 @@ struct EntryIDRuleTests {
 struct DuplicateIDTests {
     private func feed(_ items: String) throws -> NormalizedFeed {
         let parsed = try parseFeed("<rss><channel>\(items)</channel></rss>")
-        return FeedNormalizer.normalize(parsed, feedURL: "https://e.com/feed")
+        return FeedNormalizer.normalize(parsed, feedURL: "https://e.com/feed", now: readingTime)
     }
 
     @Test func anExactRepeatIsDropped() throws {

@@ -185,7 +185,7 @@ struct FidelityTests {
         let declaration = declared.map { "<?xml version=\"1.0\" encoding=\"\($0)\"?>" } ?? ""
         let document = "\(declaration)<rss version=\"2.0\"><channel><title>Brøndby IF</title><item><guid>a</guid><title>Brøndby vandt</title></item></channel></rss>"
         let parsed = try FeedParser.parse(Array(document.utf8), charset: transport)
-        let feed = FeedNormalizer.normalize(parsed, feedURL: nil)
+        let feed = FeedNormalizer.normalize(parsed, feedURL: nil, now: readingTime)
         #expect(feed.title == "Brøndby IF")
         #expect(feed.entries.first?.title == "Brøndby vandt")
     }
@@ -193,7 +193,7 @@ struct FidelityTests {
     @Test func bytesThatAreNotUTF8KeepTheDeclaredEncoding() throws {
         let bytes = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss version=\"2.0\"><channel><title>Br".utf8) + [0xF8]
             + Array("ndby</title></channel></rss>".utf8)
-        let feed = FeedNormalizer.normalize(try FeedParser.parse(bytes), feedURL: nil)
+        let feed = FeedNormalizer.normalize(try FeedParser.parse(bytes), feedURL: nil, now: readingTime)
         #expect(feed.title == "Brøndby")
     }
 

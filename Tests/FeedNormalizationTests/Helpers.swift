@@ -6,7 +6,12 @@ func parseFeed(_ document: String) throws -> ParsedFeed {
     try FeedParser.parse(Array(document.utf8))
 }
 
-func normalized(_ document: String, feedURL: String? = "https://feed.example/dir/feed.xml") throws -> NormalizedFeed {
+/// When these tests read their feeds (2030-03-17): after every date they expect to be kept.
+let readingTime: Int64 = 1_900_000_000
+
+func normalized(
+    _ document: String, feedURL: String? = "https://feed.example/dir/feed.xml", now: Int64 = readingTime
+) throws -> NormalizedFeed {
     let parsed = try FeedParser.parse(Array(document.utf8))
-    return FeedNormalizer.normalize(parsed, feedURL: feedURL)
+    return FeedNormalizer.normalize(parsed, feedURL: feedURL, now: now)
 }

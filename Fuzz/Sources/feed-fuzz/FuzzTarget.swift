@@ -15,13 +15,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // diagnostics included: libxml2 is given the same slices however the bytes arrived.
     precondition(streamed(bytes, charset: charset) == whole, "chunk boundaries change nothing")
     if let parsed = try? whole.get() {
-        let normalized = FeedNormalizer.normalize(parsed, feedURL: "https://fuzz.example/feed/index.xml")
+        // A fixed time of reading: a finding must replay the same.
+        let now: Int64 = 1_700_000_000
+        let normalized = FeedNormalizer.normalize(parsed, feedURL: "https://fuzz.example/feed/index.xml", now: now)
         // Touch every stored field, so nothing is optimised away.
         var total = normalized.title.utf8.count
         for entry in normalized.entries {
             total &+= entry.id.utf8.count &+ entry.title.utf8.count &+ entry.summary.utf8.count &+ (entry.permalink?.utf8.count ?? 0)
             precondition(!entry.id.isEmpty, "an entry id is never empty")
             precondition(String(validating: entry.summary.utf8, as: UTF8.self) != nil, "a summary is valid UTF-8")
+            for date in [entry.pubdate, entry.updated].compactMap({ $0 }) {
+                precondition(date > 0 && date <= now + DateRule.futureMargin, "a kept date lies after 1970 and at most a day ahead")
+            }
         }
         if total == -1 { print(total) }
     }

@@ -28,6 +28,7 @@ public enum Inspector {
 
     /// - Parameter baseOverride: `--base`, which wins over the URL a document came from. A
     ///   file has no base of its own: its relative links resolve against the feed's own link.
+    ///   The time of reading is `configuration`'s clock, as for `rss-update` (`--now`).
     public static func inspect(
         _ source: FeedSource, baseOverride: String?, style: Style, configuration: FetchConfiguration
     ) throws(Failure) -> String {
@@ -39,13 +40,14 @@ public enum Inspector {
         }
         let fetched: Bool
         if case .url = source { fetched = true } else { fetched = false }
-        return try render(document, baseURL: baseOverride ?? (fetched ? document.origin : nil), style: style)
+        let baseURL = baseOverride ?? (fetched ? document.origin : nil)
+        return try render(document, baseURL: baseURL, style: style, now: configuration.now())
     }
 
-    static func render(_ document: LoadedDocument, baseURL: String?, style: Style) throws(Failure) -> String {
+    static func render(_ document: LoadedDocument, baseURL: String?, style: Style, now: Int64) throws(Failure) -> String {
         let feed: ReadFeed
         do {
-            feed = try FeedReading.read(document.bytes, charset: document.charset, baseURL: baseURL)
+            feed = try FeedReading.read(document.bytes, charset: document.charset, baseURL: baseURL, now: now)
         } catch {
             throw .parse(error)
         }
