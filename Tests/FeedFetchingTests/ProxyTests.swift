@@ -73,4 +73,19 @@ struct ProxyTests {
         #expect(all.proxy(for: "http://news.example/") == nil)
         #expect(ProxyRoute.fromEnvironment(["all_proxy": "socks5h://127.0.0.1:1080"]).proxy(for: "http://news.example/") == "socks5h://127.0.0.1:1080")
     }
+
+    /// A proxy that is not listening used to read "connection refused or unreachable", as if
+    /// the feed's server were down.
+    @Test func aProxyThatCannotBeReachedIsNamedWithoutItsCredentials() throws {
+        let closed = try TestHTTPServer { _ in .init() }
+        let port = closed.port
+        closed.stop()
+        let proxy = "http://feedmill:s3cret@127.0.0.1:\(port)"
+        let fetcher = HTTPFetcher(configuration: configuration(.explicit(proxy, environment: [:])))
+        let error = fetchError { _ = try fetcher.fetch("http://feeds.example/f.xml") }
+        #expect(error?.kind == .connect)
+        let message = error?.message ?? ""
+        #expect(message.hasPrefix("the proxy http://127.0.0.1:\(port) could not be reached"), "\(message)")
+        #expect(!message.contains("s3cret") && !message.contains("feedmill:"), "\(message)")
+    }
 }
