@@ -296,6 +296,8 @@ public final class HTTPFetcher {
         // Always set, "" for none: libcurl must not pick a proxy from the environment on its
         // own, or the address check would not know what it is checking.
         handle.set(CURLOPT_PROXY, proxy ?? "")
+        if let file = configuration.certificateAuthorities.bundleFile { handle.set(CURLOPT_CAINFO, file) }
+        if let directory = configuration.certificateAuthorities.directory { handle.set(CURLOPT_CAPATH, directory) }
         handle.set(CURLOPT_CONNECTTIMEOUT_MS, Int(min(configuration.connectTimeout, timeout) * 1000))
         handle.set(CURLOPT_TIMEOUT_MS, max(1, Int(timeout * 1000)))
         handle.set(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
