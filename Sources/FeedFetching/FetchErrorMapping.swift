@@ -25,7 +25,9 @@ enum FetchErrorMapping {
         let proxy = hop.proxy.map(ProxyURL.withoutCredentials)
         let answerer = proxy.map { "server (through the proxy \($0))" } ?? "server"
         if sink.interrupted {
-            return make(.interrupted, "interrupted: the run was told to stop")
+            var error = make(.interrupted, "interrupted: the run was told to stop")
+            error.status = sink.status
+            return error
         }
         if let violation = sink.protocolViolation {
             return make(.protocolViolation, "the \(answerer) \(violation)")

@@ -23,4 +23,24 @@ struct FetchFailureTests {
         #expect(try sqlite(catalog, "SELECT last_error_kind, last_success_unix_time, consecutive_errors FROM fetch_state") == [["protocol", nil, "1"]])
         #expect(try sqlite(catalog, "SELECT COUNT(*) FROM last_update") == [["0"]])
     }
+
+    /// An aborted feed used to be logged with `duration=0.000` after seconds in flight.
+    @Test func aFeedInterruptedInFlightLogsTheTimeItTook() throws {
+        let server = try feedFarm(count: 2, items: 1, delay: 30)
+        let root = try TemporaryDirectory()
+        let process = try Executable(name: "rss-create").start(
+            ["--opml", server.baseURL + "/list.opml", "--data-dir", root.url.path, "--allow-private-networks", "--log-format", "json"],
+            captureOutput: true)
+        let output = Output(process)
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143)
+        let lines = output.stderr().split(separator: "\n").filter { $0.contains("interrupted in flight") }
+        #expect(lines.count == 2, "\(output.stderr())")
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect((object["duration"] as? Double ?? 0) >= 1.0, "\(line)")
+        }
+    }
 }
