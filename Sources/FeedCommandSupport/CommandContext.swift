@@ -80,16 +80,19 @@ public struct CommandContext: Sendable {
             }
             configuration.contactURL = contact
             let environment = ProcessInfo.processInfo.environment
+            // The environment's proxies and certificate authorities are held to the same rules
+            // as an option: a bad one stops the command here, not every feed later.
             switch settings.string(.proxy) {
-            case nil: configuration.proxies = .fromEnvironment(environment)
+            case nil: configuration.proxies = try Self.readEnvironment { () throws(EnvironmentVariableError) in try .fromEnvironment(environment) }
             case "none"?, ""?: configuration.proxies = .direct
             case let proxy?:
-                guard let scheme = proxy.split(separator: ":").first?.lowercased(),
-                    ["http", "https", "socks4", "socks4a", "socks5", "socks5h"].contains(scheme), proxy.contains("://")
-                else {
-                    throw settings.invalid(.proxy, "a proxy URL (http://host:port, socks5h://host:port) or none")
+                if let problem = ProxyURL.problem(proxy) {
+                    throw settings.invalid(.proxy, "a proxy URL (http://host:port, socks5h://host:port) or none: \(problem)")
                 }
                 configuration.proxies = .explicit(proxy, environment: environment)
+            }
+            configuration.certificateAuthorities = try Self.readEnvironment { () throws(EnvironmentVariableError) in
+                try .fromEnvironment(environment)
             }
         }
         switch options.recording {
@@ -106,6 +109,15 @@ public struct CommandContext: Sendable {
         }
         configuration.fixedNow = try fixedNow()
         return configuration
+    }
+
+    /// A fetch setting read from the environment, its error as a setting's.
+    private static func readEnvironment<Value>(_ read: () throws(EnvironmentVariableError) -> Value) throws(SettingsError) -> Value {
+        do {
+            return try read()
+        } catch {
+            throw SettingsError(message: error.description)
+        }
     }
 
     /// The typed settings of `rss-create` and `rss-update`.

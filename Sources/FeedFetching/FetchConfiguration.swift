@@ -20,6 +20,9 @@ public struct FetchConfiguration: Sendable, Equatable {
     public var networkPolicy: NetworkPolicy = .publicOnly
     /// Forward proxies. Default: none; the commands read `http_proxy` and friends, or `--proxy`.
     public var proxies: ProxyRoute = .direct
+    /// The certificate authorities TLS trusts. Default: libcurl's; the commands read
+    /// `CURL_CA_BUNDLE`, `SSL_CERT_FILE` and `SSL_CERT_DIR`.
+    public var certificateAuthorities: CertificateAuthorities = .system
     /// Allow `file://` URLs (fixtures and local tests only).
     public var allowFileURLs: Bool = false
     /// Where a publisher can reach whoever runs this Feedmill; part of the User-Agent.

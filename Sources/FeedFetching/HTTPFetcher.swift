@@ -127,7 +127,8 @@ public final class HTTPFetcher {
             connectionsOpened += handle.infoLong(CURLINFO_NUM_CONNECTS)
             bytesReceived += handle.infoLong(CURLINFO_HEADER_SIZE) + Int(handle.infoOffset(CURLINFO_SIZE_DOWNLOAD_T))
             guard code == CURLE_OK else {
-                throw FetchErrorMapping.error(for: code, url: url, sink: sink, configuration: configuration)
+                let hop = FetchErrorMapping.Hop(url: url, proxy: proxy, libcurlText: handle.errorText)
+                throw FetchErrorMapping.error(for: code, hop: hop, sink: sink, configuration: configuration)
             }
             // A file:// transfer has no status; having succeeded, it is a 200.
             let status = url.lowercased().hasPrefix("file:") ? 200 : handle.infoLong(CURLINFO_RESPONSE_CODE)
@@ -215,6 +216,15 @@ public final class HTTPFetcher {
         response.date = raw.header("date")
         switch response.status {
         case 304:
+            // RFC 9110 §15.4.5: a 304 answers a conditional request. To one that sent no
+            // validator it says nothing about the feed: taken as "not modified", a feed first
+            // fetched that way would look healthy and never be fetched in full.
+            guard request.etag != nil || request.lastModified != nil else {
+                throw FetchError(
+                    kind: .protocolViolation, url: request.url,
+                    message: "the server answered 304 Not Modified to a request that was not conditional (no If-None-Match or If-Modified-Since was sent)",
+                    status: 304)
+            }
             // A 304 may omit validators; keep the ones we sent.
             response.etag = response.etag ?? request.etag
             response.lastModified = response.lastModified ?? request.lastModified
@@ -271,7 +281,7 @@ public final class HTTPFetcher {
     private func perform(
         _ handle: CurlEasyHandle, url: String, proxy: String?, request: FetchRequest, sink: TransferSink, timeout: Double
     ) -> CURLcode {
-        curl_easy_reset(handle.raw)
+        handle.reset()
         handle.set(CURLOPT_URL, url)
         handle.set(CURLOPT_PROTOCOLS_STR, configuration.allowFileURLs ? "http,https,file" : "http,https")
         handle.set(CURLOPT_FOLLOWLOCATION, 0)
@@ -286,6 +296,8 @@ public final class HTTPFetcher {
         // Always set, "" for none: libcurl must not pick a proxy from the environment on its
         // own, or the address check would not know what it is checking.
         handle.set(CURLOPT_PROXY, proxy ?? "")
+        if let file = configuration.certificateAuthorities.bundleFile { handle.set(CURLOPT_CAINFO, file) }
+        if let directory = configuration.certificateAuthorities.directory { handle.set(CURLOPT_CAPATH, directory) }
         handle.set(CURLOPT_CONNECTTIMEOUT_MS, Int(min(configuration.connectTimeout, timeout) * 1000))
         handle.set(CURLOPT_TIMEOUT_MS, max(1, Int(timeout * 1000)))
         handle.set(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
@@ -308,8 +320,8 @@ public final class HTTPFetcher {
         _ = feedmill_curl_setopt_data_callback(handle.raw, CURLOPT_HEADERFUNCTION) { data, size, count, context in
             guard let context else { return 0 }
             let sink = Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue()
-            sink.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
-            return size * count
+            // Fewer bytes than given stops the transfer: the server broke HTTP.
+            return sink.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
         }
         handle.set(CURLOPT_HEADERDATA, pointer: context)
         _ = feedmill_curl_setopt_opensocket_callback(handle.raw) { context, _, address in

@@ -20,17 +20,33 @@ public struct ProxyRoute: Sendable, Equatable {
 
     public static let direct = ProxyRoute()
 
-    /// The proxies the environment names, as libcurl would read them.
-    public static func fromEnvironment(_ environment: [String: String]) -> ProxyRoute {
-        let all = value(environment, "all_proxy", "ALL_PROXY")
+    /// The proxies the environment names, as libcurl would read them: a value without a
+    /// scheme is an `http://` proxy, as libcurl and the curl tool take it (`proxy.lan:3128`
+    /// is a common way to write `http_proxy`). Each is then held to ``ProxyURL``'s rule,
+    /// the one `--proxy` follows.
+    /// - Throws: the first variable whose value is not a proxy URL.
+    public static func fromEnvironment(_ environment: [String: String]) throws(EnvironmentVariableError) -> ProxyRoute {
+        let all = try proxy(environment, "all_proxy", "ALL_PROXY")
         return ProxyRoute(
-            httpProxy: value(environment, "http_proxy") ?? all, httpsProxy: value(environment, "https_proxy", "HTTPS_PROXY") ?? all,
+            httpProxy: try proxy(environment, "http_proxy") ?? all, httpsProxy: try proxy(environment, "https_proxy", "HTTPS_PROXY") ?? all,
             noProxy: noProxy(environment))
     }
 
     /// One proxy for both schemes (`--proxy`), still skipping the `no_proxy` hosts.
     public static func explicit(_ proxy: String, environment: [String: String]) -> ProxyRoute {
         ProxyRoute(httpProxy: proxy, httpsProxy: proxy, noProxy: noProxy(environment))
+    }
+
+    /// The first of `names` set to something non-empty, checked, with `http://` added when it has no scheme.
+    private static func proxy(_ environment: [String: String], _ names: String...) throws(EnvironmentVariableError) -> String? {
+        guard let name = names.first(where: { !(environment[$0] ?? "").isEmpty }), let value = environment[name] else { return nil }
+        let url = value.contains("://") ? value : "http://" + value
+        if let problem = ProxyURL.problem(url) {
+            throw EnvironmentVariableError(
+                variable: name, shownValue: ProxyURL.withoutCredentials(value),
+                problem: "expected a proxy URL (http://host:port, socks5h://host:port): \(problem); correct or unset it, or give --proxy")
+        }
+        return url
     }
 
     /// The first of `names` set to something non-empty.

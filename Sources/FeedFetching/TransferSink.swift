@@ -19,6 +19,10 @@ final class TransferSink {
     private var otherBodyBytes = 0
     private var bodyBegun = false
     private(set) var exceededLimit = false
+    /// How the server broke HTTP, when that is why the transfer was stopped.
+    private(set) var protocolViolation: String?
+    /// The hop's `Content-Length` values as numbers, to catch two that differ.
+    private var contentLengths: Set<UInt64> = []
 
     let stop: StopSignal?
     /// The transfer was aborted because the run was told to stop.
@@ -61,17 +65,40 @@ final class TransferSink {
         return data.count
     }
 
-    func receiveHeaderLine(_ data: UnsafeRawBufferPointer) {
+    /// One header line; `false` stops the transfer (``protocolViolation`` says why).
+    func receiveHeaderLine(_ data: UnsafeRawBufferPointer) -> Bool {
         let line = String(decoding: data, as: UTF8.self).trimmingASCII(" \t\r\n")
         if line.hasPrefix("HTTP/") {
             headers.removeAll()
+            contentLengths.removeAll()
             status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
-            return
+            return true
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
+        guard let colon = line.firstIndex(of: ":") else { return true }
         let name = line[..<colon].trimmingASCII(" \t").lowercased()
         let value = line[line.index(after: colon)...].trimmingASCII(" \t")
         headers.append((name, value))
+        if name == "content-length" { return checkContentLength(value) }
+        return true
+    }
+
+    /// RFC 9112 §6.3: `Content-Length` values that differ (two headers, or a list such as
+    /// `5, 6`) leave the body's length unknown, an unrecoverable error; the same value
+    /// repeated may be taken. libcurl 7.88 takes the last header, or a list's first number,
+    /// and reads on, so the check is Feedmill's.
+    private func checkContentLength(_ value: String) -> Bool {
+        for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+            let number = item.trimmingASCII(" \t")
+            guard !number.isEmpty, number.utf8.allSatisfy({ (48...57).contains($0) }), let length = UInt64(number) else {
+                protocolViolation = "sent Content-Length \"\(value)\", which is not a valid length"
+                return false
+            }
+            contentLengths.insert(length)
+        }
+        guard contentLengths.count > 1 else { return true }
+        let values = contentLengths.sorted().map(String.init).joined(separator: " and ")
+        protocolViolation = "sent conflicting Content-Length values (\(values)): the body's length cannot be known"
+        return false
     }
 
     func header(_ name: String) -> String? {

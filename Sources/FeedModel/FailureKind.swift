@@ -16,6 +16,9 @@ public enum FailureKind: String, Sendable, Codable, CaseIterable {
     case tooLarge = "too-large"
     /// Any other status that is not a feed: 4xx, 5xx (with the status), 429/503 with `Retry-After`.
     case httpStatus = "http-status"
+    /// The server broke HTTP: a `304 Not Modified` to a request that was not conditional,
+    /// conflicting `Content-Length` values, a reply without a status line (HTTP/0.9).
+    case protocolViolation = "protocol"
     case network
     /// A replay was asked for a request that was never recorded.
     case notRecorded = "not-recorded"

@@ -136,6 +136,7 @@ public final class UpdateRun: Sendable {
             // Told to stop mid-transfer: not the feed's fault, so nothing is recorded.
             ingest.cancel()
             report.outcome = .interrupted
+            (report.status, report.duration) = (error.status, error.duration)
             return report
         case .failure(let error):
             (report.status, report.duration) = (error.status, error.duration)

@@ -221,4 +221,16 @@ struct HTTPFetcherTests {
         let withFiles = HTTPFetcher(configuration: localConfiguration { $0.allowFileURLs = true })
         #expect(try withFiles.fetch("file://" + path).response.body == Array("<rss/>".utf8))
     }
+
+    /// An aborted transfer used to be logged with `duration=0.000` after seconds in flight.
+    @Test func anInterruptedTransferCarriesTheTimeItTookAndItsStatus() throws {
+        let server = try TestHTTPServer { _ in .init(body: [UInt8](repeating: 65, count: 100), chunkSize: 1, chunkDelay: 0.2) }
+        let stop = StopSignal()
+        let fetcher = HTTPFetcher(configuration: localConfiguration { $0.stop = stop })
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1.2) { stop.raise(signal: SIGTERM) }
+        let error = fetchError { _ = try fetcher.fetch(server.baseURL + "/slow.xml") }
+        #expect(error?.kind == .interrupted)
+        #expect(error?.status == 200, "the status line had come in")
+        #expect((error?.duration ?? 0) >= 1.2, "\(String(describing: error?.duration))")
+    }
 }

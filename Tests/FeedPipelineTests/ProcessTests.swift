@@ -14,10 +14,14 @@ struct Executable {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        // Only what the test sets: a FEEDMILL_* variable or a proxy in the caller's shell must not leak in.
-        let proxies: Set<String> = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
+        // Only what the test sets: a FEEDMILL_* variable, a proxy or a certificate bundle in
+        // the caller's shell must not leak in.
+        let fetching: Set<String> = [
+            "http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
+            "CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR",
+        ]
         var inherited = ProcessInfo.processInfo.environment.filter {
-            !$0.key.hasPrefix("FEEDMILL_") && $0.key != "SOURCE_DATE_EPOCH" && !proxies.contains($0.key)
+            !$0.key.hasPrefix("FEEDMILL_") && $0.key != "SOURCE_DATE_EPOCH" && !fetching.contains($0.key)
         }
         inherited.merge(environment) { $1 }
         process.environment = inherited

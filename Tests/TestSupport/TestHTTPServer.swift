@@ -53,27 +53,9 @@ public final class TestHTTPServer: @unchecked Sendable {
     private let connections: Connections
 
     public init(handler: @escaping @Sendable (Request) -> Response) throws {
-        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketDescriptor >= 0 else { throw ServerError.socket(errno) }
-        var reuse: Int32 = 1
-        setsockopt(socketDescriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(socketDescriptor, 128) == 0 else {
-            close(socketDescriptor)
-            throw ServerError.socket(errno)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketDescriptor, $0, &length) }
-        }
+        let (socketDescriptor, port) = try LoopbackListener.open()
         listener = socketDescriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let connections = Connections(listener: socketDescriptor, handler: handler)
         self.connections = connections
         let thread = Thread { connections.acceptLoop() }
