@@ -23,10 +23,12 @@ public enum CivilDate {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    /// RFC 3339 in UTC (`2024-11-04T09:12:44Z`) from seconds since the epoch.
+    /// RFC 3339 in UTC (`2024-11-04T09:12:44Z`) from seconds since the epoch. Total over
+    /// `Int64`: a time read from a database may be any integer, and printing it must not trap.
     public static func rfc3339(_ seconds: Int64) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
+        let remainder = seconds % 86_400
+        let days = seconds / 86_400 - (remainder < 0 ? 1 : 0)
+        let secondOfDay = remainder < 0 ? remainder + 86_400 : remainder
         let (year, month, day) = civil(fromDays: days)
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"

@@ -62,20 +62,32 @@ public enum DurableFiles {
         let temporary = temporary ?? path + ".tmp-\(getpid())"
         unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileError(path: temporary, message: "cannot create: \(String(cString: strerror(errno)))") }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else {
-                let reason = String(cString: strerror(errno))
-                close(descriptor)
-                throw FileError(path: temporary, message: "cannot write: \(reason)")
+        guard descriptor >= 0 else { throw failure(temporary, "cannot create") }
+        do throws(FileError) {
+            var written = 0
+            while written < bytes.count {
+                let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+                guard count > 0 else {
+                    let error = failure(temporary, "cannot write")
+                    close(descriptor)
+                    throw error
+                }
+                written += count
             }
-            written += count
+            guard fsync(descriptor) == 0, close(descriptor) == 0 else { throw failure(temporary, "fsync failed") }
+            try rename(temporary, to: path)
+        } catch {
+            // The temporary is this call's own: a full disk must not keep it, and keep itself full.
+            unlink(temporary)
+            throw error
         }
-        guard fsync(descriptor) == 0, close(descriptor) == 0 else {
-            throw FileError(path: temporary, message: "fsync failed: \(String(cString: strerror(errno)))")
-        }
-        try rename(temporary, to: path)
+    }
+
+    /// The system's reason for the failure just seen (`errno`), and what the file system says
+    /// of the place when that names the cause better (``FileSystemDiagnosis``).
+    static func failure(_ path: String, _ what: String) -> FileError {
+        let reason = String(cString: strerror(errno))
+        let cause = FileSystemDiagnosis.problem(writing: path).map { "; \($0)" } ?? ""
+        return FileError(path: path, message: "\(what): \(reason)\(cause)")
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedFetching
 import FeedPipeline
 import FeedPublishing
+import FeedStorage
 import Foundation
 import Logging
 
@@ -129,8 +130,8 @@ public struct CommandContext: Sendable {
             configuration.concurrency = try settings.int(.concurrency, in: 1...256)
             configuration.perHostLimit = try settings.int(.perHost, in: 1...64)
             configuration.deadline = try settings.seconds(.deadline).map(Double.init)
-            if settings.string(.keepItems) != nil { configuration.retention.keepItems = try settings.int(.keepItems, in: 1...10_000_000) }
-            if settings.string(.keepDays) != nil { configuration.retention.keepDays = try settings.int(.keepDays, in: 1...36_500) }
+            if settings.string(.keepItems) != nil { configuration.retention.keepItems = try settings.int(.keepItems, in: Retention.itemLimits) }
+            if settings.string(.keepDays) != nil { configuration.retention.keepDays = try settings.int(.keepDays, in: Retention.dayLimits) }
             if settings.settings.contains(.staleAfter), let staleAfter = try settings.seconds(.staleAfter) {
                 configuration.staleAfter = staleAfter
             }
@@ -167,6 +168,17 @@ public struct CommandContext: Sendable {
 
     public func fail(_ message: String) {
         logger.error("\(message)")
+    }
+
+    /// What opening a database repaired (values written by hand), one notice each.
+    public func notice(_ repairs: [String], about path: String) {
+        for repair in repairs { logger.notice("\(path): \(repair)") }
+    }
+
+    /// Values a reading command found of the wrong type and read as absent (a writing command
+    /// repairs them): one warning each, and how to have them repaired.
+    public func warn(unreadable: [String], in path: String) {
+        for problem in unreadable { logger.warning("\(path): \(problem); read as absent (the next rss-update repairs it)") }
     }
 
     /// Writes `--metrics-file` when set; a failure to write is logged, never fatal.

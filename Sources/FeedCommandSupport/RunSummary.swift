@@ -39,6 +39,10 @@ public enum RunSummary {
         case nil:
             break
         }
+        for feed in report.notable where !feed.notes.isEmpty {
+            for note in feed.notes { lines.append("  note: #\(feed.feedID) \(feed.url): \(note)") }
+        }
+        for repair in report.catalogRepairs { lines.append("  catalog: \(repair)") }
         for feed in report.notable where feed.outcome == .gone {
             lines.append("  gone: #\(feed.feedID) \(feed.url) (HTTP 410; no longer fetched unless asked by --feed)")
         }

@@ -15,6 +15,6 @@ enum RetryAfter {
         }
         guard let target = FeedDate.parse(value) else { return nil }
         let reference = serverDate.flatMap(FeedDate.parse) ?? now
-        return Int(max(0, min(Int64(cap), target - reference)))
+        return Int(max(0, min(Int64(cap), target.saturatingSubtract(reference))))
     }
 }

@@ -36,4 +36,8 @@ public enum FailureKind: String, Sendable, Codable, CaseIterable {
     case storage
     /// The feed's database was damaged or belonged to another feed, and was set aside.
     case damagedDatabase = "damaged-database"
+    /// The feed's database was written by a newer Feedmill: left alone, neither read nor written.
+    case newerDatabase = "newer-database"
+    /// The catalog lists the feed twice: another feedid has the same URL once normalised.
+    case duplicate
 }

@@ -9,6 +9,7 @@ public enum CatalogAccess {
     /// `rss-update`: the catalog must exist and not be lost; the data directory is locked
     /// for the life of the returned lock.
     public static func openForUpdate(_ configuration: PipelineConfiguration) throws(PipelineError) -> (Catalog, RunLock) {
+        try refuseNonDirectory(configuration)
         try refuseLostCatalog(configuration)
         guard FileManager.default.fileExists(atPath: configuration.catalogPath) else { throw .noCatalog(path: configuration.catalogPath) }
         let lock = try RunLock(directory: configuration.dataDirectory)
@@ -23,10 +24,8 @@ public enum CatalogAccess {
     public static func openForCreate(
         _ configuration: PipelineConfiguration, rebuild: Bool
     ) throws(PipelineError) -> (catalog: Catalog, lock: RunLock, setAside: [String]?) {
-        do {
-            try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw .dataDirectory(path: configuration.dataDirectory, reason: error.localizedDescription)
+        if let problem = PipelineError.directoryProblem(configuration.dataDirectory, create: true) {
+            throw .dataDirectory(path: configuration.dataDirectory, reason: problem)
         }
         let lock = try RunLock(directory: configuration.dataDirectory)
         var setAside: [String]?
@@ -41,11 +40,19 @@ public enum CatalogAccess {
 
     /// `rss-publish`: read only, no lock on the data directory (publishing runs beside updates).
     public static func openForReading(_ configuration: PipelineConfiguration) throws(PipelineError) -> Catalog {
+        try refuseNonDirectory(configuration)
         try refuseLostCatalog(configuration)
         guard FileManager.default.fileExists(atPath: configuration.catalogPath) else { throw .noCatalog(path: configuration.catalogPath) }
         let catalog = try open { () throws(StorageError) in try Catalog(readingAt: configuration.catalogPath) }
         try refuseEmptyCatalog(catalog, configuration)
         return catalog
+    }
+
+    /// A data directory that is a file is named as such, not reported as "no catalog".
+    static func refuseNonDirectory(_ configuration: PipelineConfiguration) throws(PipelineError) {
+        if let problem = PipelineError.directoryProblem(configuration.dataDirectory, create: false) {
+            throw .dataDirectory(path: configuration.dataDirectory, reason: problem)
+        }
     }
 
     /// The catalog file is missing or has zero bytes.

@@ -38,7 +38,10 @@ public struct CreateRun: Sendable {
             let now = configuration.clock()
             var ids: [Int64] = []
             try catalog.forEachFeed { feed in
-                if feed.title == nil && !feed.state.gone && (feed.state.nextAttempt ?? now) <= now { ids.append(feed.feedID) }
+                guard feed.title == nil, !feed.state.gone else { return }
+                let waiting = (feed.state.nextAttempt ?? now) > now
+                    && UpdateSchedule.clockAnomaly(feed, now: now, configuration: configuration) == nil
+                if !waiting { ids.append(feed.feedID) }
             }
             untitled = ids
         } catch {

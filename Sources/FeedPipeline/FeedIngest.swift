@@ -161,10 +161,11 @@ final class FeedIngest: FetchBodyConsumer {
         .failed(kind: .notAFeed, message: error.description, status: status, retryAfter: nil)
     }
 
-    /// A damaged or foreign file is set aside; any other storage failure is the feed's.
+    /// A damaged or foreign file is set aside; a newer one is left alone; any other storage
+    /// failure is the feed's.
     private static func event(for error: StorageError, status: Int?) -> FeedEvent {
-        error.kind != .other
-            ? .databaseSetAside(message: error.message)
-            : .failed(kind: .storage, message: error.description, status: status, retryAfter: nil)
+        if error.setsAside { return .databaseSetAside(message: error.message) }
+        let kind: FailureKind = error.kind == .newer ? .newerDatabase : .storage
+        return .failed(kind: kind, message: error.description, status: status, retryAfter: nil)
     }
 }

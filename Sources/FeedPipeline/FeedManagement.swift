@@ -20,6 +20,9 @@ public struct FeedListing: Sendable, Equatable, Encodable {
     /// `nil` when the feed has no readable database yet.
     public var items: Int?
     public var retention: Retention
+    /// Catalog values that did not read as their column's type (``CatalogFeed/unreadable``);
+    /// said on standard error, not part of the listing.
+    public var unreadable: [String] = []
 
     enum CodingKeys: String, CodingKey {
         case feedID = "feedid", title, url, category, gone, items
@@ -58,15 +61,21 @@ public enum FeedManagement {
         }
         return feeds.map { feed in
             let state = feed.state
-            // The last error is the current one only while failures continue.
-            let failing = state.consecutiveErrors > 0 || state.gone
-            return FeedListing(
-                feedID: feed.feedID, title: feed.title, url: feed.url, category: state.category, lastSuccess: state.lastSuccess ?? feed.lastUpdate,
-                lastAttempt: state.lastAttempt, lastErrorKind: failing ? state.lastErrorKind?.rawValue : nil,
-                lastError: failing ? state.lastError : nil, consecutiveErrors: state.consecutiveErrors,
-                nextDue: UpdateSchedule.nextDue(feed, configuration: configuration), gone: state.gone,
-                items: FeedDatabase.itemCount(at: configuration.feedDatabasePath(feed.feedID)), retention: state.retention)
+            var listing = listing(feed, state: state, configuration: configuration)
+            listing.unreadable = feed.unreadable
+            return listing
         }
+    }
+
+    private static func listing(_ feed: CatalogFeed, state: FetchState, configuration: PipelineConfiguration) -> FeedListing {
+        // The last error is the current one only while failures continue.
+        let failing = state.consecutiveErrors > 0 || state.gone
+        return FeedListing(
+            feedID: feed.feedID, title: feed.title, url: feed.url, category: state.category, lastSuccess: state.lastSuccess ?? feed.lastUpdate,
+            lastAttempt: state.lastAttempt, lastErrorKind: failing ? state.lastErrorKind?.rawValue : nil,
+            lastError: failing ? state.lastError : nil, consecutiveErrors: state.consecutiveErrors,
+            nextDue: UpdateSchedule.nextDue(feed, now: configuration.clock(), configuration: configuration), gone: state.gone,
+            items: FeedDatabase.itemCount(at: configuration.feedDatabasePath(feed.feedID)), retention: state.retention)
     }
 
     /// Adds one feed; its first fetch is the next `rss-update`'s (it has never been read).

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedFetching
 import FeedModel
 import FeedStorage
@@ -53,7 +54,7 @@ public enum FeedTransition {
             let delay = retryAfter ?? Backoff.delay(
                 feedID: feed.feedID, consecutiveFailures: next.state.consecutiveErrors,
                 base: configuration.backoffBase, cap: configuration.backoffCap)
-            next.state.nextAttempt = now + Int64(delay)
+            next.state.nextAttempt = now.saturatingAdd(Int64(delay))
             return (next, nil)
         case .databaseSetAside(let message):
             // No validators (the next fetch is in full), no backoff (due again at once, as any

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedFetching
 import FeedStorage
 import Foundation
@@ -28,6 +29,13 @@ public struct PipelineConfiguration: Sendable {
     /// Backoff after the first failure, doubling per consecutive failure up to `backoffCap`.
     public var backoffBase = 900
     public var backoffCap = 86_400
+
+    /// The longest a feed is ever told to wait: the backoff cap with its largest jitter, or
+    /// the longest `Retry-After` honoured. A next attempt further ahead was written by a clock
+    /// that was wrong (``UpdateSchedule/clockAnomaly(_:now:configuration:)``).
+    public var longestWait: Int64 {
+        max(Int64(backoffCap).saturatingMultiply(6) / 5, Int64(fetch.maxRetryAfter)) + 1
+    }
     /// Seconds since the epoch; `--now` and `SOURCE_DATE_EPOCH` replace it.
     public var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     /// Wall-clock seconds after which no feed starts (`--deadline`); feeds in flight finish.

@@ -1,10 +1,14 @@
+import FeedBasics
 import FeedFetching
 import FeedStorage
+import Foundation
 
 /// Why a run could not do its work at all (as opposed to one feed failing).
 public enum PipelineError: Error, CustomStringConvertible, Equatable {
     case busy(lockPath: String, holder: String)
     case dataDirectory(path: String, reason: String)
+    /// The publish directory cannot be used (it is a file, it cannot be created or locked).
+    case outputDirectory(path: String, reason: String)
     case feedList(source: String, reason: String)
     case storage(StorageError)
     /// The publish directory and the data directory overlap.
@@ -23,6 +27,8 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
             return "\(who) is using \(lockPath); try again when it has finished"
         case .dataDirectory(let path, let reason):
             return "cannot use data directory \(path): \(reason)"
+        case .outputDirectory(let path, let reason):
+            return "cannot use output directory \(path): \(reason)"
         case .feedList(let source, let reason):
             return "cannot read the feed list \(source): \(reason)"
         case .storage(let error):
@@ -54,6 +60,23 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
 }
 
 extension PipelineError {
+    /// Why `path` cannot be used as a directory, if it cannot: it is something else, or it
+    /// cannot be created (`create`) or reached.
+    public static func directoryProblem(_ path: String, create: Bool) -> String? {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            return info.st_mode & S_IFMT == S_IFDIR ? nil : "it is a file, not a directory"
+        }
+        guard errno == ENOENT else { return String(cString: strerror(errno)) }
+        guard create else { return nil }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            return nil
+        } catch {
+            return FileSystemDiagnosis.problem(writing: path) ?? "it cannot be created (\(error.localizedDescription))"
+        }
+    }
+
     /// Throws `.unknownFeeds` naming every id in `requested` that `known` lacks, in order.
     public static func refuseUnknown(_ requested: [Int64], known: some Sequence<Int64>) throws(PipelineError) {
         let known = Set(known)

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedDates
 import FeedFetching
 import FeedModel
@@ -9,7 +10,8 @@ import Foundation
 public enum PollHints {
     public static func interval(_ hints: SchedulingHints, response: FetchResponse?) -> Int? {
         var candidates: [Int] = []
-        if let ttl = hints.ttlMinutes { candidates.append(ttl * 60) }
+        // Saturating: a feed may say `<ttl>9223372036854775807</ttl>`; the scheduler caps it.
+        if let ttl = hints.ttlMinutes { candidates.append(ttl.saturatingMultiply(60)) }
         if let period = hints.updatePeriod.flatMap(periodSeconds) {
             candidates.append(period / max(1, hints.updateFrequency ?? 1))
         }
@@ -18,7 +20,7 @@ public enum PollHints {
             if let expires = response.expires.flatMap(FeedDate.parse),
                 let date = response.date.flatMap(FeedDate.parse), expires > date
             {
-                candidates.append(Int(expires - date))
+                candidates.append(Int(expires.saturatingSubtract(date)))
             }
         }
         return candidates.max()

@@ -37,7 +37,7 @@ public final class RunLock {
         path = directory
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw .dataDirectory(path: directory, reason: String(cString: strerror(errno)))
+            throw .outputDirectory(path: directory, reason: String(cString: strerror(errno)))
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)

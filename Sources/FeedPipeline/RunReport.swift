@@ -23,6 +23,9 @@ public struct FeedReport: Sendable, Equatable {
     public var status: Int?
     /// The catalog URL was moved here after repeated permanent redirects.
     public var movedTo: String?
+    /// What a person should know that is not a failure: values repaired in the feed's
+    /// database or read as absent from the catalog, a clock that was set back.
+    public var notes: [String] = []
 
     public init(
         feedID: Int64, url: String, outcome: Outcome, bytes: Int = 0, duration: Double = 0, status: Int? = nil, movedTo: String? = nil
@@ -59,6 +62,8 @@ public struct RunTally: Sendable, Equatable {
     public var interrupted = 0
     /// Feeds whose catalog URL was moved after repeated permanent redirects.
     public var moved = 0
+    /// Feeds with notes (repairs, a clock set back).
+    public var noted = 0
     public var newItems = 0
     public var changedItems = 0
     /// Items removed by retention.
@@ -71,6 +76,7 @@ public struct RunTally: Sendable, Equatable {
         feeds += 1
         bytes += feed.bytes
         if feed.movedTo != nil { moved += 1 }
+        if !feed.notes.isEmpty { noted += 1 }
         switch feed.outcome {
         case .updated(let summary):
             updated += 1
@@ -108,6 +114,8 @@ public struct RunReport: Sendable, Equatable {
     /// Selected feeds never started (deadline or signal); untouched, due next run.
     public var notStarted: [Int64]
     public var stoppedBy: StopCause?
+    /// What opening the catalog repaired (values written by hand, ``Catalog/repairs``).
+    public var catalogRepairs: [String] = []
 
     public init(tally: RunTally, notable: [FeedReport], duration: Double, notStarted: [Int64] = [], stoppedBy: StopCause? = nil) {
         self.tally = tally
@@ -125,9 +133,10 @@ public struct RunReport: Sendable, Equatable {
     }
 
     /// What the summary names feed by feed: a failure, a gone or moved feed, a feed aborted
-    /// in flight, a dry run's change. Updated and unchanged feeds are only counted.
+    /// in flight, a feed with notes, a dry run's change. Updated and unchanged feeds are only
+    /// counted.
     public static func isNotable(_ feed: FeedReport) -> Bool {
-        if feed.movedTo != nil { return true }
+        if feed.movedTo != nil || !feed.notes.isEmpty { return true }
         switch feed.outcome {
         case .updated, .unchanged: return false
         case .wouldUpdate(let summary): return summary.changed
@@ -152,7 +161,7 @@ public struct RunReport: Sendable, Equatable {
     /// a scheduled run like this prints nothing.
     public var nothingHappened: Bool {
         newItems == 0 && changedItems == 0 && removedItems == 0 && tally.failed == 0 && gone == 0 && leftForNextRun == 0
-            && stoppedBy == nil && tally.moved == 0
+            && stoppedBy == nil && tally.moved == 0 && tally.noted == 0 && catalogRepairs.isEmpty
     }
 
     /// 128 + the signal when interrupted; else 0 when every feed was read (a deadline that

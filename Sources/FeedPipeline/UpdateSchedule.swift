@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedFetching
 import FeedStorage
 import Foundation
@@ -127,11 +128,17 @@ public enum UpdateSchedule {
         }
     }
 
+    /// Whether the feed is due at `now`. Times the catalog holds that this run's clock
+    /// cannot have written (``clockAnomaly(_:now:configuration:)``: a last update after now,
+    /// a next attempt past any wait Feedmill sets) are read as "due now", never as a wait: a
+    /// clock that ran fast and was then set back must not stop polling for as long as it was
+    /// wrong.
     public static func isDue(_ feed: CatalogFeed, now: Int64, configuration: PipelineConfiguration) -> Bool {
         if feed.state.gone { return false }
+        if clockAnomaly(feed, now: now, configuration: configuration) != nil { return true }
         if let next = feed.state.nextAttempt, next > now { return false }
         guard let last = feed.lastUpdate else { return true }
-        let age = now - last
+        let age = now.saturatingSubtract(last)
         if age < Int64(interval(feed, configuration: configuration)) { return false }
         // skipHours/skipDays are honoured, but never for longer than maxInterval.
         if age < Int64(configuration.maxInterval), inSkipWindow(feed.state, now: now) { return false }
@@ -139,11 +146,28 @@ public enum UpdateSchedule {
     }
 
     /// When the feed is next due (skip hours and days aside): `nil` for a gone feed; a time
-    /// at or before now means due now.
-    public static func nextDue(_ feed: CatalogFeed, configuration: PipelineConfiguration) -> Int64? {
+    /// at or before `now` means due now, as it does for times this clock cannot have written.
+    public static func nextDue(_ feed: CatalogFeed, now: Int64, configuration: PipelineConfiguration) -> Int64? {
         if feed.state.gone { return nil }
-        let byAge = feed.lastUpdate.map { $0 + Int64(interval(feed, configuration: configuration)) } ?? 0
+        if clockAnomaly(feed, now: now, configuration: configuration) != nil { return now }
+        let byAge = feed.lastUpdate.map { $0.saturatingAdd(Int64(interval(feed, configuration: configuration))) } ?? 0
         return max(byAge, feed.state.nextAttempt ?? 0)
+    }
+
+    /// Why the feed's stored times cannot have been written by a clock that agrees with `now`,
+    /// if they cannot: its last update lies after now, or its next attempt lies further ahead
+    /// than the longest wait Feedmill ever sets (``PipelineConfiguration/longestWait``). Either
+    /// means the clock ran fast when they were written, or has been set back since.
+    public static func clockAnomaly(_ feed: CatalogFeed, now: Int64, configuration: PipelineConfiguration) -> String? {
+        if let last = feed.lastUpdate, last > now {
+            return "its last update (\(CivilDate.rfc3339(last))) is \(last.saturatingSubtract(now)) s after this run's clock "
+                + "(\(CivilDate.rfc3339(now))): the clock was wrong or has been set back; due now"
+        }
+        if let next = feed.state.nextAttempt, next.saturatingSubtract(now) > configuration.longestWait {
+            return "its next attempt (\(CivilDate.rfc3339(next))) is further ahead than any wait Feedmill sets "
+                + "(\(configuration.longestWait) s): the clock was wrong or has been set back; due now"
+        }
+        return nil
     }
 
     /// `stale-after`, stretched by the feed's own hint up to `maxInterval`.

@@ -18,12 +18,27 @@ struct AggregateEntry: Equatable {
     /// The feed gave no date: `published` is when Feedmill first saw the entry.
     var undated: Bool
 
-    /// The newest `limit` entries across the published snapshots: newest first, then by
-    /// feedid and id, so the order never depends on timing.
-    static func newest(_ limit: Int, feeds: [(feed: CatalogFeed, snapshot: String)]) throws(StorageError) -> [AggregateEntry] {
+    /// How far after a publication an entry's date may lie and still count among the newest
+    /// (the one day normalisation allows a feed's clock to run ahead).
+    static let futureAllowance: Int64 = 86_400
+
+    /// The newest `limit` entries across the published snapshots, dated no later than
+    /// `notAfter`: newest first, then by feedid and id, so the order never depends on timing.
+    /// A snapshot that cannot be read is named in `unreadable` and its entries left out.
+    static func newest(
+        _ limit: Int, feeds: [(feed: CatalogFeed, snapshot: String)], notAfter: Int64
+    ) -> (entries: [AggregateEntry], unreadable: [String]) {
         var entries: [AggregateEntry] = []
+        var unreadable: [String] = []
         for (feed, path) in feeds {
-            for item in try Snapshot.newestItems(ofSnapshot: path, limit: limit) {
+            let items: [SnapshotItem]
+            do {
+                items = try Snapshot.newestItems(ofSnapshot: path, limit: limit, notAfter: notAfter)
+            } catch {
+                unreadable.append("feed \(feed.feedID): \(error.description)")
+                continue
+            }
+            for item in items {
                 entries.append(AggregateEntry(
                     feedID: feed.feedID, feedTitle: feed.title ?? feed.url, feedURL: feed.url, siteLink: feed.state.siteLink,
                     id: item.id, title: item.title, summary: item.summary, permalink: item.permalink,
@@ -31,6 +46,6 @@ struct AggregateEntry: Equatable {
             }
         }
         entries.sort { ($1.published, $0.feedID, $0.id) < ($0.published, $1.feedID, $1.id) }
-        return Array(entries.prefix(limit))
+        return (Array(entries.prefix(limit)), unreadable)
     }
 }

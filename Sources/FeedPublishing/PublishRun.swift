@@ -32,10 +32,17 @@ public struct PublishReport: Sendable, Equatable {
     public var duration: Double
     /// Feeds whose database could not be read: each keeps its last good snapshot.
     public var failures: [PublishFailure] = []
+    /// What was published otherwise than the data says, or left out, and why: a catalog value
+    /// of the wrong type published as NULL, a delta not written from a damaged old snapshot,
+    /// a feed's entries left out of the pages.
+    public var warnings: [String] = []
+    /// `--recover`: what was adopted again, and what was left alone.
+    public var recovery: [String] = []
     /// Nothing changed: nothing was written at all.
     public var unchanged: Bool { filesWritten == 0 }
-    /// 0, or 1 when some feeds could not be published (the others were).
-    public var exitCode: Int32 { failures.isEmpty ? ExitStatus.success : ExitStatus.someFeedsFailed }
+    /// 0, or 1 when some feeds could not be published (the others were) or something was
+    /// published otherwise than the data says.
+    public var exitCode: Int32 { failures.isEmpty && warnings.isEmpty ? ExitStatus.success : ExitStatus.someFeedsFailed }
 }
 
 /// One feed that could not be published this time, and why.
@@ -48,7 +55,8 @@ public struct PublishFailure: Sendable, Equatable {
 /// aggregated Atom feed and page, and the manifest last. Readers see the previous
 /// publication or this one, never a mix: files are new names written in full, synced and
 /// renamed; the manifest is swapped in last; files of the previous publication are removed
-/// only by the next one.
+/// only by the next one. A publication that fails (a full disk, no inodes left) removes the
+/// files it wrote before it stops, so that its leftovers cannot keep the disk full.
 public struct PublishRun: Sendable {
     public let pipeline: PipelineConfiguration
     public let configuration: PublishConfiguration
@@ -60,7 +68,7 @@ public struct PublishRun: Sendable {
         self.catalog = catalog
     }
 
-    public static let manifestName = "manifest.json"
+    public static let manifestName = ManifestStore.manifestName
 
     /// Refuses an output directory that is, contains or lies inside the data directory
     /// (symbolic links resolved): checked before anything is opened or written.
@@ -68,22 +76,24 @@ public struct PublishRun: Sendable {
         try DirectoryOverlap.refuse(output: output, data: data)
     }
 
-    /// - Parameter only: publish just these feeds (and the catalog); others are carried over.
-    public func run(only: [Int64]? = nil) throws(PipelineError) -> PublishReport {
+    /// - Parameters:
+    ///   - only: publish just these feeds (and the catalog); others are carried over.
+    ///   - recover: when the manifest is missing or unusable, adopt again the files whose
+    ///     bytes match the digests of the publisher's record (``ManifestStore``), and publish.
+    public func run(only: [Int64]? = nil, recover: Bool = false) throws(PipelineError) -> PublishReport {
         let started = ContinuousClock.now
         let out = configuration.outputDirectory
         try DirectoryOverlap.refuse(output: out, data: pipeline.dataDirectory)
-        do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        } catch {
-            throw .dataDirectory(path: out, reason: error.localizedDescription)
-        }
+        if let problem = PipelineError.directoryProblem(out, create: true) { throw .outputDirectory(path: out, reason: problem) }
         let lock = try RunLock(lockingDirectory: out)
         defer { withExtendedLifetime(lock) {} }
-        let previous = try readManifest()
+        let store = ManifestStore(directory: out)
+        let start = try store.start(recover: recover)
+        let previous = start.manifest
         var report = PublishReport(
             generation: previous.generation, feedsWritten: 0, feedsUnchanged: 0, deltasWritten: 0, filesWritten: 0,
             bytesWritten: 0, filesRemoved: 0, duration: 0)
+        report.recovery = start.recovery
         let feeds: [CatalogFeed]
         do {
             feeds = try catalog.feeds()
@@ -93,16 +103,65 @@ public struct PublishRun: Sendable {
         if let only { try PipelineError.refuseUnknown(only, known: feeds.map(\.feedID)) }
         try StableNames.refuseForeign(
             names: feeds.map { FeedDatabase.fileName(feedID: $0.feedID) } + [Catalog.fileName], previous: previous, in: out)
+        // Until the manifest names them, the files this publication writes are its own to remove.
+        let written = WrittenFiles(directory: out, keeping: previous.files.union(start.leftAlone))
         var next = Manifest(generation: previous.generation)
+        do throws(PipelineError) {
+            next.feeds = publishFeeds(feeds, previous: previous, only: only, avoiding: start.leftAlone, written: written, report: &report)
+            next.catalog = try publishCatalog(previous: previous.catalog, avoiding: start.leftAlone, written: written, report: &report)
+            // A manifest that does not yet own every stable name (one written before stable names
+            // existed, or a recovered one) is rewritten, so the next run knows the names are the publisher's.
+            let unowned = !Set(StableNames.names(of: next)).isSubset(of: previous.stableFiles ?? [])
+            let changed = report.filesWritten > 0 || next.feeds.map(\.feedID) != previous.feeds.map(\.feedID) || unowned || recover
+            if changed || previous.atom == nil {
+                try writeAggregates(feeds: feeds, manifest: &next, report: &report)
+                next.generation = previous.generation + 1
+                let retirement = PublishedFiles.retire(previous: previous, next: next, in: out)
+                next.retiredFiles = retirement.retired.isEmpty ? nil : retirement.retired
+                // Names of feeds no longer published stay listed until their removal is done.
+                let stable = Set(StableNames.names(of: next)).union(
+                    (previous.stableFiles ?? []).filter { FileManager.default.fileExists(atPath: out + "/" + $0) })
+                next.stableFiles = stable.sorted()
+                let bytes = try store.encoded(next)
+                try store.writeManifest(bytes)
+                written.keepAll()
+                if let problem = store.writeRecord(bytes) { report.warnings.append(problem) }
+                report.filesWritten += 2
+                report.bytesWritten += 2 * bytes.count
+                report.generation = next.generation
+                report.filesRemoved = PublishedFiles.remove(retirement.removeNow, in: out)
+            } else {
+                next = previous
+            }
+        } catch {
+            written.removeAll()
+            throw error
+        }
+        report.filesWritten += try StableNames.sync(next, in: out)
+        let elapsed = ContinuousClock.now - started
+        report.duration = elapsed.inSeconds
+        return report
+    }
+
+    /// Each feed's snapshot, new or carried over. One bad database must not stop the others:
+    /// a feed that cannot be published keeps its last good snapshot (if it still exists) and
+    /// the report says which feed and why. A feed removed from the catalog while this runs
+    /// (`rss-feeds remove` does not wait for a publication) is passed over without a word.
+    private func publishFeeds(
+        _ feeds: [CatalogFeed], previous: Manifest, only: [Int64]?, avoiding leftAlone: Set<String>, written: WrittenFiles,
+        report: inout PublishReport
+    ) -> [PublishedFeed] {
+        let out = configuration.outputDirectory
         let previousByID = Dictionary(previous.feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
         let selected = only.map(Set.init)
+        var published: [PublishedFeed] = []
         for feed in feeds {
             let source = pipeline.feedDatabasePath(feed.feedID)
             let earlier = previousByID[feed.feedID]
             let condition = FeedDatabaseFile.condition(of: source)
             guard condition != .missing else { continue }
             if let selected, !selected.contains(feed.feedID) {
-                if let earlier { next.feeds.append(earlier) }
+                if let earlier { published.append(earlier) }
                 continue
             }
             do throws(PipelineError) {
@@ -113,44 +172,34 @@ public struct PublishRun: Sendable {
                 }
                 // Clients must never get one feed's items under another's feedid.
                 if let mismatch = FeedDatabase.mismatch(at: source, for: feed.identity) { throw .storage(mismatch) }
-                var published = try publishFeed(feed, source: source, earlier: earlier, report: &report)
-                published.lastUpdate = feed.lastUpdate
-                next.feeds.append(published)
+                var snapshot = try publishFeed(feed, source: source, earlier: earlier, avoiding: leftAlone, written: written, report: &report)
+                snapshot.lastUpdate = feed.lastUpdate
+                published.append(snapshot)
             } catch {
-                // One bad database must not stop the others: this feed keeps its last good
-                // snapshot (if it still exists) and the run says which feed and why.
-                report.failures.append(PublishFailure(feedID: feed.feedID, message: error.description))
-                if let earlier, FileManager.default.fileExists(atPath: out + "/" + earlier.file) { next.feeds.append(earlier) }
+                if removedMeanwhile(feed.feedID) { continue }
+                var message = error.description
+                if case .storage(let storage) = error, storage.kind == .wrongValues {
+                    message += "; rss-update --feed \(feed.feedID) repairs it"
+                }
+                report.failures.append(PublishFailure(feedID: feed.feedID, message: message))
+                if let earlier, FileManager.default.fileExists(atPath: out + "/" + earlier.file) { published.append(earlier) }
             }
         }
-        next.catalog = try publishCatalog(previous: previous.catalog, report: &report)
-        // A manifest that does not yet own every stable name (one written before stable names
-        // existed) is rewritten, so the next run knows the names are the publisher's.
-        let unowned = !Set(StableNames.names(of: next)).isSubset(of: previous.stableFiles ?? [])
-        let changed = report.filesWritten > 0 || next.feeds.map(\.feedID) != previous.feeds.map(\.feedID) || unowned
-        if changed || previous.atom == nil {
-            try writeAggregates(feeds: feeds, manifest: &next, report: &report)
-            next.generation = previous.generation + 1
-            let retirement = PublishedFiles.retire(previous: previous, next: next, in: out)
-            next.retiredFiles = retirement.retired.isEmpty ? nil : retirement.retired
-            // Names of feeds no longer published stay listed until their removal is done.
-            let stable = Set(StableNames.names(of: next)).union(
-                (previous.stableFiles ?? []).filter { FileManager.default.fileExists(atPath: out + "/" + $0) })
-            next.stableFiles = stable.sorted()
-            try write(next, report: &report)
-            report.generation = next.generation
-            report.filesRemoved = PublishedFiles.remove(retirement.removeNow, in: out)
-        } else {
-            next = previous
+        return published
+    }
+
+    /// The feed is no longer in the catalog (removed while this publication ran).
+    private func removedMeanwhile(_ feedID: Int64) -> Bool {
+        do throws(StorageError) {
+            return try catalog.feed(id: feedID) == nil
+        } catch {
+            return false
         }
-        report.filesWritten += try StableNames.sync(next, in: out)
-        let elapsed = ContinuousClock.now - started
-        report.duration = elapsed.inSeconds
-        return report
     }
 
     private func publishFeed(
-        _ feed: CatalogFeed, source: String, earlier: PublishedFeed?, report: inout PublishReport
+        _ feed: CatalogFeed, source: String, earlier: PublishedFeed?, avoiding leftAlone: Set<String>, written: WrittenFiles,
+        report: inout PublishReport
     ) throws(PipelineError) -> PublishedFeed {
         let out = configuration.outputDirectory
         let fingerprint: String
@@ -165,14 +214,16 @@ public struct PublishRun: Sendable {
             report.feedsUnchanged += 1
             return earlier
         }
-        let version = (earlier?.version ?? 0) + 1
+        var version = (earlier?.version ?? 0) + 1
+        // A file recovery could not vouch for keeps its name: a new version never writes over it.
+        while leftAlone.contains("feed_\(feed.feedID).v\(version).sqlite") { version += 1 }
         let name = FeedDatabase.fileName(feedID: feed.feedID)
         let file = "feed_\(feed.feedID).v\(version).sqlite"
+        // What this feed writes goes again if the feed fails half-way (a delta cannot be written).
+        let mark = written.mark()
         do {
+            written.add(file)
             let snapshot = try Snapshot.writeFeed(from: source, to: out + "/" + file)
-            report.feedsWritten += 1
-            report.filesWritten += 1
-            report.bytesWritten += snapshot.size
             // Earlier versions still on disk, newest first, each with a delta to this one.
             var history: [PublishedVersion] = []
             if let earlier {
@@ -180,25 +231,37 @@ public struct PublishRun: Sendable {
                 history = Array(history.prefix(configuration.retainedVersions))
             }
             var deltas: [PublishedDelta] = []
+            var deltaBytesWritten = 0
             if !history.isEmpty {
                 let current = try Snapshot.items(ofSnapshot: snapshot.path)
                 for old in history where FileManager.default.fileExists(atPath: out + "/" + old.file) {
-                    let items = try Snapshot.items(ofSnapshot: out + "/" + old.file)
+                    let items: [String: [SQLValue]]
+                    do {
+                        items = try Snapshot.items(ofSnapshot: out + "/" + old.file)
+                    } catch {
+                        // A client at that version downloads the snapshot instead.
+                        report.warnings.append("feed \(feed.feedID): no delta from version \(old.version): \(error.description)")
+                        continue
+                    }
                     let delta = Delta(feedID: feed.feedID, from: old.version, to: version, old: items, new: current)
                     let deltaFile = "feed_\(feed.feedID).v\(old.version)-v\(version).delta.json"
                     let bytes = try deltaBytes(delta, path: out + "/" + deltaFile)
+                    written.add(deltaFile)
                     try StorageError.files { () throws(FileError) in try DurableFiles.write(bytes, to: out + "/" + deltaFile) }
                     deltas.append(PublishedDelta(fromVersion: old.version, file: deltaFile, sha256: SHA256.hexDigest(bytes), size: bytes.count))
-                    report.deltasWritten += 1
-                    report.filesWritten += 1
-                    report.bytesWritten += bytes.count
+                    deltaBytesWritten += bytes.count
                 }
             }
+            report.feedsWritten += 1
+            report.deltasWritten += deltas.count
+            report.filesWritten += 1 + deltas.count
+            report.bytesWritten += snapshot.size + deltaBytesWritten
             return PublishedFeed(
                 feedID: feed.feedID, name: name, file: file, version: version, sha256: snapshot.sha256, size: snapshot.size,
                 itemCount: snapshot.rowCount, lastUpdate: feed.lastUpdate, schemaVersion: Snapshot.feedSchemaVersion,
                 sourceFingerprint: fingerprint, deltas: deltas, history: history)
         } catch {
+            written.removeAll(since: mark)
             throw .storage(error)
         }
     }
@@ -211,7 +274,9 @@ public struct PublishRun: Sendable {
         }
     }
 
-    private func publishCatalog(previous: PublishedCatalog?, report: inout PublishReport) throws(PipelineError) -> PublishedCatalog {
+    private func publishCatalog(
+        previous: PublishedCatalog?, avoiding leftAlone: Set<String>, written: WrittenFiles, report: inout PublishReport
+    ) throws(PipelineError) -> PublishedCatalog {
         let out = configuration.outputDirectory
         let fingerprint: String
         do {
@@ -224,12 +289,15 @@ public struct PublishRun: Sendable {
         {
             return previous
         }
-        let version = (previous?.version ?? 0) + 1
+        var version = (previous?.version ?? 0) + 1
+        while leftAlone.contains("all_feeds.v\(version).sqlite") { version += 1 }
         let file = "all_feeds.v\(version).sqlite"
         do {
+            written.add(file)
             let snapshot = try Snapshot.writeCatalog(from: catalog.readLocation, to: out + "/" + file)
             report.filesWritten += 1
             report.bytesWritten += snapshot.size
+            report.warnings += snapshot.problems.map { "\(Catalog.fileName): \($0); rss-update repairs it in the catalog" }
             return PublishedCatalog(
                 name: Catalog.fileName, file: file, version: version, sha256: snapshot.sha256, size: snapshot.size,
                 feedCount: snapshot.rowCount, schemaVersion: Snapshot.catalogSchemaVersion, sourceFingerprint: fingerprint)
@@ -238,20 +306,22 @@ public struct PublishRun: Sendable {
         }
     }
 
+    /// `atom.xml` and `index.html`, from the newest entries of the snapshots the manifest
+    /// names. An entry dated more than a day after the publication is left out of them (it
+    /// would stay on top for good: normalisation no longer stores such dates, but a database
+    /// may hold one from before, or from a hand). A snapshot that cannot be read leaves its
+    /// feed's entries out, and says so.
     private func writeAggregates(feeds: [CatalogFeed], manifest: inout Manifest, report: inout PublishReport) throws(PipelineError) {
         let out = configuration.outputDirectory
         let byID = Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
         let sources = manifest.feeds.compactMap { published in byID[published.feedID].map { ($0, out + "/" + published.file) } }
-        let entries: [AggregateEntry]
-        do {
-            entries = try AggregateEntry.newest(configuration.aggregateEntries, feeds: sources)
-        } catch {
-            throw .storage(StorageError(path: out, message: "reading entries for atom.xml failed: \(error)"))
-        }
+        let newest = AggregateEntry.newest(
+            configuration.aggregateEntries, feeds: sources, notAfter: pipeline.clock().saturatingAdd(AggregateEntry.futureAllowance))
+        report.warnings += newest.unreadable.map { "\($0); its entries are left out of atom.xml and index.html" }
         let counts = Dictionary(manifest.feeds.map { ($0.feedID, $0.itemCount) }, uniquingKeysWith: { first, _ in first })
         let pages = [
-            ("atom.xml", AtomWriter.document(entries, title: configuration.title, siteURL: configuration.siteURL)),
-            ("index.html", IndexPage.document(entries, feeds: feeds, itemCounts: counts, title: configuration.title)),
+            ("atom.xml", AtomWriter.document(newest.entries, title: configuration.title, siteURL: configuration.siteURL)),
+            ("index.html", IndexPage.document(newest.entries, feeds: feeds, itemCounts: counts, title: configuration.title)),
         ]
         for (name, text) in pages {
             let bytes = Array(text.utf8)
@@ -267,31 +337,5 @@ public struct PublishRun: Sendable {
         }
         manifest.atom = "atom.xml"
         manifest.index = "index.html"
-    }
-
-    private func write(_ manifest: Manifest, report: inout PublishReport) throws(PipelineError) {
-        let path = configuration.outputDirectory + "/" + Self.manifestName
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let bytes = [UInt8](try encoder.encode(manifest)) + [0x0A]
-            try StorageError.files { () throws(FileError) in try DurableFiles.write(bytes, to: path) }
-            report.filesWritten += 1
-            report.bytesWritten += bytes.count
-        } catch let error as StorageError {
-            throw .storage(error)
-        } catch {
-            throw .storage(StorageError(path: path, message: "encoding the manifest failed: \(error)"))
-        }
-    }
-
-    private func readManifest() throws(PipelineError) -> Manifest {
-        let path = configuration.outputDirectory + "/" + Self.manifestName
-        guard let data = FileManager.default.contents(atPath: path) else { return Manifest() }
-        do {
-            return try JSONDecoder().decode(Manifest.self, from: data)
-        } catch {
-            throw .storage(StorageError(path: path, message: "unreadable manifest: \(error)"))
-        }
     }
 }

@@ -47,7 +47,8 @@ enum PublishedFiles {
             var suffix = name[range.upperBound...]
             if suffix.hasSuffix("-journal") { suffix = suffix.dropLast("-journal".count) }
             return !suffix.isEmpty && suffix.allSatisfy { $0.isASCII && $0.isNumber }
-                && (isPublisherName(base) || base == PublishRun.manifestName) && isRegularFile(directory + "/" + name)
+                && (isPublisherName(base) || base == ManifestStore.manifestName || base == ManifestStore.recordName)
+                && isRegularFile(directory + "/" + name)
         })
     }
 

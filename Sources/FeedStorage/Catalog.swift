@@ -19,11 +19,10 @@ public struct CatalogOutline: Sendable, Equatable {
 
 /// What an import did.
 public struct ImportResult: Sendable, Equatable {
-    /// The feedids of the feeds listed for the first time. New feeds take consecutive feedids
-    /// from the first free one, so a range names them however many there are: the result
-    /// lives through the whole run that follows the import, where a list of each new feed's
-    /// feedid and URL held ~115 bytes per feed.
-    public var added: Range<Int64> = 0..<0
+    /// The feedids of the feeds listed for the first time, ascending: 8 bytes a feed (the
+    /// result lives through the whole run that follows the import, where a list of each new
+    /// feed's feedid and URL held ~115 bytes per feed).
+    public var added: [Int64] = []
     public var kept = 0
     /// URLs listed more than once, or the same feed as another listed URL once normalised
     /// (`http://Example.COM:80/feed#x` is `http://example.com/feed`); each reported once.
@@ -63,8 +62,16 @@ public final class Catalog: @unchecked Sendable {
         // operating system's cache.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
         queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: path, configuration: configuration) }
-        try StorageError.wrap(path, "migrating") { try CatalogSchema.migrator().migrate(queue) }
+        try StorageError.wrap(path, "migrating") {
+            try queue.inDatabase { db in try CatalogSchema.generation.refuseNewer(db, path: path) }
+            try CatalogSchema.migrator().migrate(queue)
+        }
+        repairs = try StorageError.wrap(path, "repairing values") { try queue.inDatabase { db in try CatalogValues.repair(db) } }
     }
+
+    /// What opening the catalog to write repaired: values of the wrong type or out of bounds,
+    /// written by hand (``CatalogValues``). One line each, for the command to say.
+    public private(set) var repairs: [String] = []
 
     /// Opens the catalog for reading, without migrating: what publishing needs. Where the
     /// directory is writable the connection is an ordinary one that never writes (so closing
@@ -83,7 +90,10 @@ public final class Catalog: @unchecked Sendable {
         readLocation = location
         queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: location, configuration: configuration) }
         let migrated = try StorageError.wrap(path, "reading") {
-            try queue.read { db in try CatalogSchema.migrator().hasCompletedMigrations(db) }
+            try queue.read { db in
+                try CatalogSchema.generation.refuseNewer(db, path: path)
+                return try CatalogSchema.migrator().hasCompletedMigrations(db)
+            }
         }
         guard migrated else {
             throw StorageError(path: path, message: "the catalog has an older schema: run rss-update once to migrate it")
@@ -145,10 +155,10 @@ public final class Catalog: @unchecked Sendable {
     /// ``FeedURLKey`` normalises them and stored as written.
     ///
     /// A new feed gets a feedid above every feedid the catalog ever gave (a recorded
-    /// high-water mark, so pruned feeds' ids are not reused) and above every feed database
-    /// file beside the catalog, so no feed can inherit another feed's file.
+    /// high-water mark, so pruned feeds' ids are not reused) that no feed database file beside
+    /// the catalog has, so no feed can inherit another feed's file (``FeedIDAllocator``).
     public func importOutlines(_ outlines: [CatalogOutline], prune: Bool) throws(StorageError) -> ImportResult {
-        let onDisk = FeedDatabaseFile.feedIDs(inDirectory: directory).max() ?? 0
+        let onDisk = Set(FeedDatabaseFile.feedIDs(inDirectory: directory))
         return try StorageError.wrap(path, "importing feeds") {
             try queue.write { db -> ImportResult in
                 var result = ImportResult()
@@ -158,8 +168,7 @@ public final class Catalog: @unchecked Sendable {
                 // Positions in `existing`, not copies of its feeds: a copy of every feed's fetch
                 // state, kept for every new one too, was 18 MiB of a 20,000-feed import.
                 let byKey = Dictionary(existing.indices.map { (FeedURLKey.key(existing[$0].url), $0) }, uniquingKeysWith: { first, _ in first })
-                let firstNewID = try Self.firstFreeID(db, existing: existing, onDisk: onDisk)
-                var nextID = firstNewID
+                var feedIDs = try FeedIDAllocator(highWater: Self.highWater(db), listed: existing.map(\.feedID).max() ?? 0, onDisk: onDisk)
                 for outline in outlines {
                     let key = FeedURLKey.key(outline.url)
                     guard seen.insert(key).inserted else {
@@ -175,12 +184,12 @@ public final class Catalog: @unchecked Sendable {
                         try Self.save(feed, db: db)
                         result.kept += 1
                     } else {
-                        _ = try Self.insertNew(outline, id: nextID, inOPML: true, db: db)
-                        nextID += 1
+                        let id = try feedIDs.next(path: path)
+                        _ = try Self.insertNew(outline, id: id, inOPML: true, db: db)
+                        result.added.append(id)
                     }
                 }
-                result.added = firstNewID..<nextID
-                try Self.raiseHighWater(db, to: nextID - 1)
+                if let last = result.added.last { try Self.raiseHighWater(db, to: last) }
                 for feed in existing where !seen.contains(FeedURLKey.key(feed.url)) {
                     result.missing.append(feed)
                     if prune {
@@ -247,12 +256,6 @@ public final class Catalog: @unchecked Sendable {
     /// Records that feedids up to `id` have been given.
     static func raiseHighWater(_ db: Database, to id: Int64) throws {
         try db.execute(sql: "UPDATE feedmill_catalog SET value = MAX(value, ?) WHERE key = 'feedid_high_water'", arguments: [id])
-    }
-
-    /// The feedid the next new feed gets: above every feedid ever given, every listed feed and
-    /// every feed database file beside the catalog (`onDisk`), so no feed inherits another's file.
-    static func firstFreeID(_ db: Database, existing: [CatalogFeed], onDisk: Int64) throws -> Int64 {
-        max(try highWater(db), existing.map(\.feedID).max() ?? 0, onDisk) + 1
     }
 
     /// Lists a new feed under `id`, stamped-to-be with the URL it is first listed under.
@@ -325,10 +328,27 @@ public final class Catalog: @unchecked Sendable {
         LEFT JOIN fetch_state ON fetch_state.feedid = feeds.feedid
         """
 
+    /// Reads one feed's joined row. A value of the wrong type (written by hand: a writer's
+    /// open repairs them, see ``CatalogValues``) reads as absent and is named in
+    /// ``CatalogFeed/unreadable``, so reading never stops on one.
     static func feed(_ row: Row) -> CatalogFeed {
-        let feedID: Int64 = row[0]
-        return CatalogFeed(
-            feedID: feedID, url: row[1], title: row[2], lastUpdate: row[3],
-            state: FetchStateRecord(joined: row, feedID: feedID, at: 4).state)
+        var unreadable: [String] = []
+        func read<Value: DatabaseValueConvertible>(_ index: Int, _ column: String) -> Value? {
+            switch StoredValue.read(row, index, as: Value.self) {
+            case .success(let value): return value
+            case .failure(let problem):
+                unreadable.append("\(column) holds \(problem.found)")
+                return nil
+            }
+        }
+        // An INTEGER PRIMARY KEY is always an integer.
+        let feedID: Int64 = read(0, "feeds.feedid") ?? 0
+        // A URL that is not text is kept as the bytes it holds: its fetch then says what is wrong with it.
+        let url: String = read(1, "feeds.url") ?? StoredValue.lossyText(StoredValue.raw(row, 1))
+        var feed = CatalogFeed(
+            feedID: feedID, url: url, title: read(2, "about.title"), lastUpdate: read(3, "last_update.when_unix_time"),
+            state: FetchStateRecord(joined: row, feedID: feedID, at: 4, unreadable: &unreadable).state(unreadable: &unreadable))
+        feed.unreadable = unreadable
+        return feed
     }
 }

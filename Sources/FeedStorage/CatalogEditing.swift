@@ -4,17 +4,17 @@ import GRDB
 /// One feed added or removed by hand (`rss-feeds add` / `remove`), without an OPML file.
 extension Catalog {
     /// Adds `outline`'s URL unless the catalog already has it (compared as ``FeedURLKey``
-    /// normalises URLs). A new feed gets a feedid above every one ever given and above every
-    /// feed database file beside the catalog, as an import gives. Not being in the feed list,
+    /// normalises URLs). A new feed gets a feedid as an import gives one (``FeedIDAllocator``). Not being in the feed list,
     /// it is marked so: `rss-create --prune` with a list that lacks it removes it.
     public func add(_ outline: CatalogOutline) throws(StorageError) -> (feed: CatalogFeed, isNew: Bool) {
-        let onDisk = FeedDatabaseFile.feedIDs(inDirectory: directory).max() ?? 0
+        let onDisk = Set(FeedDatabaseFile.feedIDs(inDirectory: directory))
         return try StorageError.wrap(path, "adding a feed") {
             try queue.write { db -> (CatalogFeed, Bool) in
                 let key = FeedURLKey.key(outline.url)
                 let existing = try Row.fetchAll(db, sql: Self.selectFeeds).map(Self.feed)
                 if let known = existing.first(where: { FeedURLKey.key($0.url) == key }) { return (known, false) }
-                let id = try Self.firstFreeID(db, existing: existing, onDisk: onDisk)
+                var feedIDs = try FeedIDAllocator(highWater: Self.highWater(db), listed: existing.map(\.feedID).max() ?? 0, onDisk: onDisk)
+                let id = try feedIDs.next(path: path)
                 let feed = try Self.insertNew(outline, id: id, inOPML: false, db: db)
                 try Self.raiseHighWater(db, to: id)
                 return (feed, true)

@@ -10,6 +10,10 @@ public struct CatalogFeed: Sendable, Equatable {
     /// `last_update.when_unix_time`: the last time the feed was read successfully (a 304 counts).
     public var lastUpdate: Int64?
     public var state: FetchState
+    /// Values the catalog holds for this feed that did not read as their column's type (or
+    /// bound), each read as absent: `fetch_state.keep_items holds text 'x'`. Empty for a
+    /// catalog Feedmill alone wrote; never stored.
+    public var unreadable: [String] = []
 
     public init(feedID: Int64, url: String, title: String? = nil, lastUpdate: Int64? = nil, state: FetchState = FetchState()) {
         self.feedID = feedID

@@ -11,6 +11,9 @@ enum CatalogSchema {
         "last_update (feedid INTEGER UNIQUE, when_unix_time INTEGER)",
     ]
 
+    /// The migrations below, and the `user_version` this Feedmill writes in the catalog.
+    static let generation = SchemaGeneration(knownMigrations: Set(migrator().migrations), userVersion: 0)
+
     static func migrator() -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("catalog-original") { db in

@@ -9,15 +9,19 @@ public struct UpsertSummary: Sendable, Equatable {
     public var unchanged = 0
     /// Items the feed no longer lists, removed by its ``Retention``.
     public var removed = 0
+    /// What was found wrong in the file and repaired (or, in a preview, would be): wrongly
+    /// typed values, lost columns. One line each, for the run's report.
+    public var repairs: [String] = []
 
-    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0, removed: Int = 0) {
+    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0, removed: Int = 0, repairs: [String] = []) {
         self.inserted = inserted
         self.updated = updated
         self.unchanged = unchanged
         self.removed = removed
+        self.repairs = repairs
     }
 
-    public var changed: Bool { inserted + updated + removed > 0 }
+    public var changed: Bool { inserted + updated + removed > 0 || !repairs.isEmpty }
 }
 
 /// One feed's database, `feed_<feedid>.sqlite`, table `items`.
@@ -69,9 +73,19 @@ public final class FeedDatabase {
             pendingSchema = PendingSchema(identity: identity)
             return
         }
-        try StorageError.wrap(path, "migrating") { try FeedDatabaseSchema.migrator().migrate(queue) }
+        try StorageError.wrap(path, "migrating") {
+            try queue.inDatabase { db in try FeedDatabaseSchema.generation.refuseNewer(db, path: path) }
+            try FeedDatabaseSchema.migrator().migrate(queue)
+        }
+        let restored = try StorageError.wrap(path, "restoring its schema") {
+            try queue.inDatabase { db in try FeedDatabaseSchema.restoreMissing(db, path: path) }
+        }
+        if !restored.isEmpty { repairs.append("restored the column(s) its items table had lost: \(restored.joined(separator: ", "))") }
         if let identity { try check(identity) }
     }
+
+    /// What opening the file repaired (lost columns put back), for the run's report.
+    public private(set) var repairs: [String] = []
 
     deinit {
         discardCreation()
@@ -123,7 +137,7 @@ public final class FeedDatabase {
     /// Refuses a file stamped for another feed; stamps one that has no stamp yet.
     private func check(_ identity: FeedIdentity) throws(StorageError) {
         let stamped = try StorageError.wrap(path, "reading its identity") {
-            try queue.read { db in try FeedIdentity.read(db) }
+            try queue.read { db in try FeedIdentity.read(db, path: path) }
         }
         if let stamped, stamped != identity { throw Self.foreign(path, stamped: stamped, expected: identity) }
         // Unstamped, or stamped before the header carried the brief stamp: stamp it now.
@@ -216,6 +230,25 @@ public final class FeedDatabase {
         try moveNewFileIntoPlace()
     }
 
+    /// Checks every stored value's type and repairs the wrong ones (``ItemValues``) in one
+    /// transaction; in a preview (`writes: false`) only checks. What the update does when a
+    /// person asks for the feed by id (`rss-update --feed`), which is what `rss-publish` advises
+    /// for a feed it refused for such a value. Returns one line per value found.
+    public func repairValues(now: Int64, writes: Bool = true) throws(StorageError) -> [String] {
+        try createSchemaIfPending()
+        return try StorageError.wrap(path, "repairing values") {
+            try queue.inDatabase { db -> [String] in
+                guard writes else { return try ItemValues.problems(db).map { "\($0)" } }
+                var repair = ItemValues.Repair()
+                try db.inTransaction {
+                    repair = try ItemValues.repair(db, now: now, changeSequence: try ItemValues.nextChangeSequence(db, renumbering: true))
+                    return .commit
+                }
+                return repair.lines
+            }
+        }
+    }
+
     /// Items in the file at `path`, read without migrating or stamping it; `nil` when it
     /// cannot be read (missing, damaged, locked for long).
     public static func itemCount(at path: String) -> Int? {
@@ -252,7 +285,7 @@ public final class FeedDatabase {
     /// The feed the file is stamped for, if it is.
     public func identity() throws(StorageError) -> FeedIdentity? {
         try createSchemaIfPending()
-        return try StorageError.wrap(path, "reading its identity") { try queue.read { db in try FeedIdentity.read(db) } }
+        return try StorageError.wrap(path, "reading its identity") { try queue.read { db in try FeedIdentity.read(db, path: path) } }
     }
 
     /// `PRAGMA integrity_check`'s answer (`ok` when healthy).

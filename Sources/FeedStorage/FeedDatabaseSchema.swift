@@ -112,4 +112,33 @@ enum FeedDatabaseSchema {
 
     /// Named after the schema it brings a file to; a later change adds a migration after it.
     static let currentIdentifier = "feed-schema-merged-1"
+
+    /// What this Feedmill may find recorded in a feed database, and the `user_version` it writes.
+    static let generation = SchemaGeneration(knownMigrations: Set(steps.map(\.identifier) + [currentIdentifier]), userVersion: 0)
+
+    /// Puts back what the migrations added and something later took away (a column dropped by
+    /// hand, the index, the stamp's table), so that a file whose bookkeeping says "migrated"
+    /// but whose table says otherwise is repaired in place, not failed on every run. A file
+    /// without `items`, or without one of its original four columns, has lost what its rows
+    /// are and is damaged. Returns the columns added.
+    static func restoreMissing(_ db: Database, path: String) throws -> [String] {
+        let existing = Set(try db.columns(in: "items").map { $0.name.lowercased() })
+        guard !existing.isEmpty else {
+            throw StorageError(path: path, message: "has no items table", kind: .damaged)
+        }
+        let lost = originalColumns.map(\.name).filter { !existing.contains($0) }
+        guard lost.isEmpty else {
+            throw StorageError(path: path, message: "its items table has lost its \(lost.joined(separator: ", ")) column(s)", kind: .damaged)
+        }
+        let missing = addedColumns.flatMap(\.columns).filter { !existing.contains($0.name.lowercased()) }
+        let restoredIndex = try !db.indexes(on: "items").contains { $0.name == "items_change_seq" }
+        let restoredStampTable = try !db.tableExists("feedmill_feed")
+        guard !missing.isEmpty || restoredIndex || restoredStampTable else { return [] }
+        try db.inTransaction {
+            for column in missing { try db.execute(sql: "ALTER TABLE items ADD COLUMN \(column.name) \(column.definition)") }
+            for step in steps where step.identifier == "items-change-seq-index" || step.identifier == "feed-identity" { try step.apply(db) }
+            return .commit
+        }
+        return missing.map(\.name)
+    }
 }

@@ -51,10 +51,17 @@ public struct FeedIdentity: Sendable, Equatable {
         return code == SQLITE_CORRUPT || code == SQLITE_NOTADB ? .damaged : .other
     }
 
-    static func read(_ db: Database) throws -> FeedIdentity? {
-        try Row.fetchOne(db, sql: "SELECT feedid, origin_url FROM feedmill_feed LIMIT 1").map {
-            FeedIdentity(feedID: $0["feedid"], originURL: $0["origin_url"])
+    static func read(_ db: Database, path: String) throws -> FeedIdentity? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT feedid, origin_url FROM feedmill_feed LIMIT 1") else { return nil }
+        guard case .success(let feedID?) = StoredValue.read(row, 0, as: Int64.self),
+            case .success(let originURL?) = StoredValue.read(row, 1, as: String.self)
+        else {
+            // A stamp that does not read cannot vouch for the file: it is damaged, not any feed's.
+            throw StorageError(
+                path: path, message: "its identity stamp does not read (\(StoredValue.describe(StoredValue.raw(row, 0))), "
+                    + "\(StoredValue.describe(StoredValue.raw(row, 1))))", kind: .damaged)
         }
+        return FeedIdentity(feedID: feedID, originURL: originURL)
     }
 
     /// The stamp in brief, also written to the SQLite header's `application_id` so that the

@@ -23,17 +23,32 @@ public final class FeedUpsert {
 
     init(database: FeedDatabase, now: Int64, retention: Retention, writes: Bool) throws(StorageError) {
         (self.database, self.now, self.retention, self.writes) = (database, now, retention, writes)
+        summary.repairs = database.repairs
         changeSequence = try database.access("reading items") { db in
             try db.beginTransaction(.deferred)
             try database.createPendingSchema(db)
-            return try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(change_seq), 0) + 1 FROM items") ?? 1
+            return try ItemValues.nextChangeSequence(db, renumbering: writes)
         }
         guard !retention.keepsEverything else { return }
-        ages = try database.access("reading items") { db in
-            try Row.fetchAll(db, sql: "SELECT id, pubdate_unix_time, first_seen_unix_time FROM items").map {
-                (id: $0[0], pubdate: $0[1] ?? 0, firstSeen: $0[2] ?? 0)
+        // Retention reads every row's dates: a wrongly typed one is repaired first (in this
+        // transaction), so one value written by hand cannot stop the feed, or the run.
+        let (repairs, ages) = try database.access("reading items") { db in
+            let repairs = writes
+                ? try ItemValues.repair(db, now: now, changeSequence: changeSequence).lines
+                : try ItemValues.problems(db).map { "would repair \($0)" }
+            var ages: [(id: String, pubdate: Int64, firstSeen: Int64)] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, pubdate_unix_time, first_seen_unix_time FROM items")
+            while let row = try rows.next() {
+                // Read as they are: a preview repairs nothing, and an unreadable date ranks as 1970.
+                guard case .success(let id?) = StoredValue.read(row, 0, as: String.self) else { continue }
+                let pubdate = (try? StoredValue.read(row, 1, as: Int64.self).get()) ?? nil
+                let firstSeen = (try? StoredValue.read(row, 2, as: Int64.self).get()) ?? nil
+                ages.append((id, pubdate ?? 0, firstSeen ?? 0))
             }
+            return (repairs, ages)
         }
+        summary.repairs += repairs
+        self.ages = ages
     }
 
     deinit { cancel() }

@@ -98,11 +98,19 @@ struct FetchStateRecord: Encodable, PersistableRecord {
     /// Reads ``joinedColumns`` from a row of the catalog's join, starting at column `first`,
     /// by position. Not `Codable`'s `init(row:)`: that finds each column by name, lowercasing
     /// and comparing strings, and costs more than the rest of reading a feed.
-    init(joined row: Row, feedID: Int64, at first: Int) {
+    /// A value that is not of its column's type reads as absent (its default), named in
+    /// `unreadable`.
+    init(joined row: Row, feedID: Int64, at first: Int, unreadable: inout [String]) {
         var column = first
+        var problems: [String] = []
         func next<Value: DatabaseValueConvertible>() -> Value? {
             defer { column += 1 }
-            return row[column]
+            switch StoredValue.read(row, column, as: Value.self) {
+            case .success(let value): return value
+            case .failure(let problem):
+                problems.append("fetch_state.\(Self.joinedColumns[column - first].rawValue) holds \(problem.found)")
+                return nil
+            }
         }
         feedid = feedID
         originURL = next()
@@ -128,6 +136,22 @@ struct FetchStateRecord: Encodable, PersistableRecord {
         skipDays = next()
         keepItems = next()
         keepDays = next()
+        unreadable += problems
+    }
+
+    /// The typed state. A retention limit outside what an operator may set reads as unset
+    /// (named in `unreadable`): `keep_items = -5` must not empty a feed's history.
+    func state(unreadable: inout [String]) -> FetchState {
+        var state = state
+        if let keepItems, !Retention.itemLimits.contains(keepItems) {
+            unreadable.append("fetch_state.keep_items holds \(keepItems), outside \(Retention.itemLimits)")
+            state.retention.keepItems = nil
+        }
+        if let keepDays, !Retention.dayLimits.contains(keepDays) {
+            unreadable.append("fetch_state.keep_days holds \(keepDays), outside \(Retention.dayLimits)")
+            state.retention.keepDays = nil
+        }
+        return state
     }
 
     var state: FetchState {

@@ -1,3 +1,5 @@
+import FeedBasics
+
 /// How much of a feed's history its database keeps. Clients download feed databases whole,
 /// so an operator may bound them; by default nothing is ever removed. An item the feed still
 /// lists is never removed, whatever the limits: it would only come back on the next fetch.
@@ -14,6 +16,13 @@ public struct Retention: Sendable, Equatable {
 
     public static let keepEverything = Retention()
 
+    /// The limits an operator may set, on the command line, in the configuration file and per
+    /// feed alike (`rss-feeds set`): at least one item, up to ten million; at least a day, up
+    /// to a hundred years. A limit outside them found in the catalog (written by hand) is
+    /// read as unset, and said so.
+    public static let itemLimits: ClosedRange<Int> = 1...10_000_000
+    public static let dayLimits: ClosedRange<Int> = 1...36_500
+
     public var keepsEverything: Bool { keepItems == nil && keepDays == nil }
 
     /// The feed's own limits (set in the catalog) where it has them, else these.
@@ -27,7 +36,7 @@ public struct Retention: Sendable, Equatable {
     func expired(_ items: [(id: String, pubdate: Int64, firstSeen: Int64)], listed: Set<String>, now: Int64) -> [String] {
         guard !keepsEverything else { return [] }
         let ranked = items.sorted { ($1.pubdate, $1.firstSeen, $0.id) < ($0.pubdate, $0.firstSeen, $1.id) }
-        let cutoff = keepDays.map { now - Int64($0) * 86_400 }
+        let cutoff = keepDays.map { now.saturatingSubtract(Int64($0).saturatingMultiply(86_400)) }
         var expired: [String] = []
         for (rank, item) in ranked.enumerated() where !listed.contains(item.id) {
             let tooMany = keepItems.map { rank >= $0 } ?? false

@@ -9,6 +9,8 @@ public struct SnapshotFile: Sendable, Equatable {
     public var sha256: String
     public var size: Int
     public var rowCount: Int
+    /// Values that were not of their column's type and were published as NULL or left out.
+    public var problems: [String] = []
 }
 
 /// One item of a published snapshot, as the aggregated outputs show it.
@@ -48,24 +50,34 @@ public enum Snapshot {
 
     private static let catalogTables = CatalogSchema.clientTables.map { "CREATE TABLE \($0)" }
 
-    /// Changes whenever a feed database's content does: rows are never deleted by updates and
-    /// every insert or change raises `change_seq`.
+    /// Changes whenever a feed database's content does: every insert, change or repair raises
+    /// `change_seq` (``ItemValues/highestChangeSequence``, numbers only), and removals change
+    /// the count. Read as the values are stored, so no value can stop it.
     public static func feedFingerprint(_ source: String) throws(StorageError) -> String {
         try StorageError.wrap(source, "reading") {
             let queue = try DatabaseQueue(path: source, configuration: readOnly)
             return try queue.read { db in
-                let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), IFNULL(MAX(change_seq), 0) FROM items")
-                return "\(row?[0] as Int? ?? 0):\(row?[1] as Int64? ?? 0)"
+                try FeedDatabaseSchema.generation.refuseNewer(db, path: source)
+                let row = try Row.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM items), (\(ItemValues.highestChangeSequence))")
+                let count = row.map { StoredValue.raw($0, 0) } ?? .null
+                let highest = row.map { StoredValue.raw($0, 1) } ?? .null
+                return "\(StoredValue.lossyText(count)):\(highest.isNull ? "0" : StoredValue.lossyText(highest))"
             }
         }
     }
 
-    /// Writes the client copy of a feed database to `destination` (replacing it).
+    /// Writes the client copy of a feed database to `destination` (replacing it). A value of
+    /// the wrong type in any client column (written by hand: Feedmill never writes one) is
+    /// refused (``StorageError/Kind/wrongValues``), never handed to clients: the feed keeps
+    /// its last good snapshot until `rss-update --feed` repairs it.
     public static func writeFeed(from source: String, to destination: String) throws(StorageError) -> SnapshotFile {
         let rows = try StorageError.wrap(source, "reading items") {
             let queue = try DatabaseQueue(path: source, configuration: readOnly)
             return try queue.read { db in
-                try Row.fetchAll(db, sql: "SELECT \(itemColumns.joined(separator: ", ")) FROM items ORDER BY id")
+                try FeedDatabaseSchema.generation.refuseNewer(db, path: source)
+                let rows = try Row.fetchAll(db, sql: "SELECT \(itemColumns.joined(separator: ", ")) FROM items ORDER BY id")
+                try refuseWrongValues(rows, source: source)
+                return rows
             }
         }
         return try write(destination, schema: [itemsTable], version: feedSchemaVersion) { db in
@@ -78,43 +90,86 @@ public enum Snapshot {
         }
     }
 
-    /// Writes the client copy of the catalog: `feeds`, `about` and `last_update` only.
-    public static func writeCatalog(from source: String, to destination: String) throws(StorageError) -> SnapshotFile {
-        let tables = try StorageError.wrap(source, "reading the catalog") {
-            let queue = try DatabaseQueue(path: source, configuration: readOnly)
-            return try queue.read { db in
-                (
-                    try Row.fetchAll(db, sql: "SELECT feedid, url FROM feeds ORDER BY feedid"),
-                    try Row.fetchAll(db, sql: "SELECT feedid, title FROM about ORDER BY feedid"),
-                    try Row.fetchAll(db, sql: "SELECT feedid, when_unix_time FROM last_update ORDER BY feedid")
-                )
+    /// Throws ``StorageError/Kind/wrongValues`` naming the first values of `rows` (in
+    /// ``itemColumns`` order) that are not of their column's type.
+    private static func refuseWrongValues(_ rows: [Row], source: String) throws {
+        let kinds = itemColumns.map { name in ItemValues.rules.columns.first { $0.name == name }?.kind }
+        var found: [String] = []
+        var count = 0
+        for row in rows {
+            for (index, kind) in kinds.enumerated() {
+                let value = StoredValue.raw(row, index)
+                guard let kind, !kind.accepts(value) else { continue }
+                count += 1
+                guard found.count < 3 else { continue }
+                let id = StoredValue.raw(row, 0)
+                let item = String.fromDatabaseValue(id).map { "'\($0)'" } ?? StoredValue.describe(id)
+                found.append("items.\(itemColumns[index]) of item \(item) holds \(StoredValue.describe(value)), not \(kind.expected)")
             }
         }
-        return try write(destination, schema: catalogTables, version: catalogSchemaVersion) { db in
-            for row in tables.0 { try db.execute(sql: "INSERT INTO feeds VALUES (?, ?)", arguments: StatementArguments(row.databaseValues)) }
-            for row in tables.1 { try db.execute(sql: "INSERT INTO about VALUES (?, ?)", arguments: StatementArguments(row.databaseValues)) }
-            for row in tables.2 { try db.execute(sql: "INSERT INTO last_update VALUES (?, ?)", arguments: StatementArguments(row.databaseValues)) }
-            return tables.0.count
-        }
+        guard count > 0 else { return }
+        throw StorageError(
+            path: source,
+            message: "holds \(count) value(s) of the wrong type: " + found.joined(separator: "; ") + (count > found.count ? "; …" : ""),
+            kind: .wrongValues)
     }
 
+    /// Writes the client copy of the catalog: `feeds`, `about` and `last_update` only. Values
+    /// are written as the client tables' types say: a value of another type (written by hand;
+    /// the next `rss-update` repairs it in the catalog, see ``CatalogValues``) is published as
+    /// NULL, a row whose feedid is not an integer is left out, and each is named in
+    /// ``SnapshotFile/problems`` for the publisher to report.
+    public static func writeCatalog(from source: String, to destination: String) throws(StorageError) -> SnapshotFile {
+        let (tables, problems) = try StorageError.wrap(source, "reading the catalog") {
+            let queue = try DatabaseQueue(path: source, configuration: readOnly)
+            return try queue.read { db in
+                try CatalogSchema.generation.refuseNewer(db, path: source)
+                var problems: [String] = []
+                let tables = try catalogClientTables.map { table in
+                    try ClientRows.read(table, db: db, problems: &problems)
+                }
+                return (tables, problems)
+            }
+        }
+        var file = try write(destination, schema: catalogTables, version: catalogSchemaVersion) { db in
+            for (table, rows) in zip(catalogClientTables, tables) {
+                let statement = try db.makeStatement(sql: "INSERT INTO \(table.name) VALUES (?, ?)")
+                for row in rows { try statement.execute(arguments: StatementArguments(row)) }
+            }
+            return tables.first?.count ?? 0
+        }
+        file.problems = problems
+        return file
+    }
+
+    /// The client tables' columns and their types, in the order the published copy has them.
+    private static let catalogClientTables: [ClientRows.Table] = [
+        .init(name: "feeds", columns: [("feedid", .integer), ("url", .text)]),
+        .init(name: "about", columns: [("feedid", .integer), ("title", .optionalText)]),
+        .init(name: "last_update", columns: [("feedid", .integer), ("when_unix_time", .optionalInteger)]),
+    ]
+
     /// `id → row values` (in ``itemColumns`` order) of a published feed snapshot, for deltas.
+    /// A row whose id is not text (a snapshot changed by hand) makes the snapshot unusable.
     public static func items(ofSnapshot path: String) throws(StorageError) -> [String: [SQLValue]] {
         try StorageError.wrap(path, "reading snapshot") {
             let queue = try DatabaseQueue(path: path, configuration: readOnly)
             return try queue.read { db in
                 var items: [String: [SQLValue]] = [:]
                 for row in try Row.fetchAll(db, sql: "SELECT \(itemColumns.joined(separator: ", ")) FROM items") {
-                    items[row[0]] = row.databaseValues.map(SQLValue.init)
+                    guard case .string(let id) = StoredValue.raw(row, 0).storage else {
+                        throw StorageError(path: path, message: "an item's id is \(StoredValue.describe(StoredValue.raw(row, 0))), not text")
+                    }
+                    items[id] = row.databaseValues.map(SQLValue.init)
                 }
                 return items
             }
         }
     }
 
-    /// The newest `limit` items of a published feed snapshot, newest first (for `atom.xml`
-    /// and `index.html`).
-    public static func newestItems(ofSnapshot path: String, limit: Int) throws(StorageError) -> [SnapshotItem] {
+    /// The newest `limit` items of a published feed snapshot dated no later than `notAfter`,
+    /// newest first (for `atom.xml` and `index.html`).
+    public static func newestItems(ofSnapshot path: String, limit: Int, notAfter: Int64 = .max) throws(StorageError) -> [SnapshotItem] {
         try StorageError.wrap(path, "reading snapshot") {
             let queue = try DatabaseQueue(path: path, configuration: readOnly)
             return try queue.read { db in
@@ -122,14 +177,27 @@ public enum Snapshot {
                     db,
                     sql: """
                         SELECT id, title, summary, permalink, pubdate_unix_time, updated_unix_time, author, pubdate_is_first_seen
-                        FROM items ORDER BY pubdate_unix_time DESC, id LIMIT ?
+                        FROM items WHERE pubdate_unix_time <= ? ORDER BY pubdate_unix_time DESC, id LIMIT ?
                         """,
-                    arguments: [limit]
-                ).map { row in
-                    SnapshotItem(
-                        id: row["id"], title: row["title"], summary: row["summary"], permalink: row["permalink"],
-                        published: row["pubdate_unix_time"], updated: row["updated_unix_time"], author: row["author"],
-                        undated: row["pubdate_is_first_seen"] == 1)
+                    arguments: [notAfter, limit]
+                ).map { row throws(StorageError) in
+                    func read<Value: DatabaseValueConvertible>(_ index: Int, _ column: String) throws(StorageError) -> Value? {
+                        switch StoredValue.read(row, index, as: Value.self) {
+                        case .success(let value): return value
+                        case .failure(let problem): throw StorageError(path: path, message: "items.\(column) holds \(problem.found)")
+                        }
+                    }
+                    func required<Value: DatabaseValueConvertible>(_ index: Int, _ column: String) throws(StorageError) -> Value {
+                        guard let value: Value = try read(index, column) else {
+                            throw StorageError(path: path, message: "items.\(column) is NULL")
+                        }
+                        return value
+                    }
+                    return SnapshotItem(
+                        id: try required(0, "id"), title: try required(1, "title"), summary: try required(2, "summary"),
+                        permalink: try read(3, "permalink"), published: try required(4, "pubdate_unix_time"),
+                        updated: try read(5, "updated_unix_time"), author: try read(6, "author"),
+                        undated: try read(7, "pubdate_is_first_seen") == Int64(1))
                 }
             }
         }
@@ -150,6 +218,15 @@ public enum Snapshot {
     ) throws(StorageError) -> SnapshotFile {
         let temporary = destination + ".tmp-\(getpid())"
         try? FileManager.default.removeItem(atPath: temporary)
+        // A write that fails (a full disk, no inodes left) leaves nothing behind: the
+        // temporary and its journal are this process's own.
+        var written = false
+        defer {
+            if !written {
+                unlink(temporary)
+                unlink(temporary + "-journal")
+            }
+        }
         let count = try StorageError.wrap(temporary, "writing snapshot") { () -> Int in
             let queue = try DatabaseQueue(path: temporary)
             let count = try queue.writeWithoutTransaction { db -> Int in
@@ -173,6 +250,7 @@ public enum Snapshot {
             try DurableFiles.sync(temporary)
             try DurableFiles.rename(temporary, to: destination)
         }
+        written = true
         return SnapshotFile(path: destination, sha256: SHA256.hexDigest([UInt8](data)), size: data.count, rowCount: count)
     }
 }

@@ -5,14 +5,22 @@ import GRDB
 /// with the file it concerns.
 public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable {
     /// What the pipeline does about it: a damaged or foreign feed database is set aside and
-    /// its feed refetched; anything else is reported and retried as it is.
+    /// its feed refetched; a newer one is left alone and reported; anything else is reported
+    /// and retried as it is.
     public enum Kind: String, Sendable, Equatable {
         /// Not a usable SQLite file: garbage, cut short, corrupt, a link, not a regular file.
         case damaged
         /// A healthy database that belongs to another feed or catalog.
         case foreign
+        /// Written by a newer Feedmill (``SchemaGeneration``): neither read nor written.
+        case newer
+        /// Holds values of the wrong type (``ItemValues``): not published until repaired.
+        case wrongValues
         case other
     }
+
+    /// Set aside and refetched by the update (renamed, never deleted).
+    public var setsAside: Bool { kind == .damaged || kind == .foreign }
 
     public var path: String
     public var message: String
@@ -48,6 +56,12 @@ public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable 
             throw StorageError(error)
         } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
             throw StorageError(path: path, message: "\(action) failed: the file is damaged (\(error.message ?? "\(error)"))", kind: .damaged)
+        } catch let error as DatabaseError
+            where [.SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_READONLY, .SQLITE_PERM].contains(error.resultCode)
+        {
+            // SQLite's words name the symptom; the file system, asked now, usually names the cause.
+            let cause = FileSystemDiagnosis.problem(writing: path).map { ": \($0)" } ?? ""
+            throw StorageError(path: path, message: "\(action) failed\(cause) (\(error.message ?? "\(error)"))")
         } catch {
             throw StorageError(path: path, message: "\(action) failed: \(error)")
         }

@@ -59,6 +59,7 @@ extension FeedsCommand {
             try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
                 let catalog = try CatalogAccess.openForReading(configuration)
                 let listing = try FeedManagement.list(catalog, configuration: configuration)
+                context.warn(unreadable: listing.flatMap { feed in feed.unreadable.map { "feed \(feed.feedID): \($0)" } }, in: catalog.path)
                 print(try FeedTable.render(listing, format: format, now: configuration.clock()), terminator: "")
                 return CommandResult(report: nil, exitCode: ExitStatus.success)
             }
@@ -85,6 +86,7 @@ extension FeedsCommand {
             try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
                 let (catalog, lock) = try CatalogAccess.openForUpdate(configuration)
                 defer { withExtendedLifetime(lock) {} }
+                context.notice(catalog.repairs, about: catalog.path)
                 let (feed, isNew) = try FeedManagement.add(url: url, title: title, category: category, catalog: catalog)
                 context.summary(
                     isNew ? "rss-feeds: added feed \(feed.feedID): \(feed.url); the next rss-update fetches it\n"
@@ -108,15 +110,25 @@ extension FeedsCommand {
             try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
                 let (catalog, lock) = try CatalogAccess.openForUpdate(configuration)
                 defer { withExtendedLifetime(lock) {} }
-                let known: [Int64]
+                context.notice(catalog.repairs, about: catalog.path)
+                let listed: Swift.Set<Int64>
+                let highWater: Int64
                 do throws(StorageError) {
-                    known = try catalog.feeds().map(\.feedID)
+                    listed = Swift.Set(try catalog.feeds().map(\.feedID))
+                    highWater = try catalog.feedIDHighWater()
                 } catch {
                     throw .storage(error)
                 }
-                try PipelineError.refuseUnknown(feedIDs, known: known)
+                // A feedid never given is a mistake, and stops everything before anything is
+                // removed; one given and already removed (an earlier run of the same command,
+                // interrupted) is said and passed over, so the command can simply be run again.
+                try PipelineError.refuseUnknown(feedIDs, known: listed.union(feedIDs.filter { $0 >= 1 && $0 <= highWater }))
                 var exitCode = ExitStatus.success
                 for id in Array(Swift.Set(feedIDs)).sorted() {
+                    guard listed.contains(id) else {
+                        context.summary("rss-feeds: feed \(id) is not in the catalog (already removed)\n")
+                        continue
+                    }
                     let (feed, kept) = try FeedManagement.remove(id, catalog: catalog, configuration: configuration)
                     context.summary("rss-feeds: removed feed \(feed.feedID): \(feed.url)\n")
                     if let kept {
@@ -152,8 +164,13 @@ extension FeedsCommand {
                 throw ValidationError("--run-defaults cannot be combined with --keep-items or --keep-days")
             }
             if !runDefaults && keepItems == nil && keepDays == nil { throw ValidationError("nothing to set: give --keep-items, --keep-days or --run-defaults") }
-            if let keepItems, keepItems < 1 { throw ValidationError("--keep-items must be at least 1") }
-            if let keepDays, keepDays < 1 { throw ValidationError("--keep-days must be at least 1") }
+            // The same limits as the run's --keep-items and --keep-days.
+            if let keepItems, !Retention.itemLimits.contains(keepItems) {
+                throw ValidationError("--keep-items must be a whole number from \(Retention.itemLimits.lowerBound) to \(Retention.itemLimits.upperBound)")
+            }
+            if let keepDays, !Retention.dayLimits.contains(keepDays) {
+                throw ValidationError("--keep-days must be a whole number from \(Retention.dayLimits.lowerBound) to \(Retention.dayLimits.upperBound)")
+            }
         }
 
         func run() throws {
@@ -161,6 +178,7 @@ extension FeedsCommand {
             try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
                 let (catalog, lock) = try CatalogAccess.openForUpdate(configuration)
                 defer { withExtendedLifetime(lock) {} }
+                context.notice(catalog.repairs, about: catalog.path)
                 let feed = try FeedManagement.updateRetention(of: feedID, catalog: catalog) { retention in
                     if runDefaults { retention = .keepEverything }
                     if let keepItems { retention.keepItems = keepItems }
@@ -191,6 +209,7 @@ extension FeedsCommand {
                 } catch {
                     throw .storage(error)
                 }
+                context.warn(unreadable: feeds.flatMap { feed in feed.unreadable.map { "feed \(feed.feedID): \($0)" } }, in: catalog.path)
                 print(FeedManagement.opml(feeds, title: title), terminator: "")
                 return CommandResult(report: nil, exitCode: ExitStatus.success)
             }

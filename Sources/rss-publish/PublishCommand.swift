@@ -19,9 +19,11 @@ struct PublishCommand: ParsableCommand {
             nothing new writes nothing. Safe to run while rss-update writes.
 
             Exit status: 0 done; 1 some feed databases could not be read (the others were \
-            published; those keep their last good snapshot); 64 usage or configuration error \
-            (the output directory overlaps the data directory, for one); 70 fatal error; 75 \
-            another rss-publish holds the output directory.
+            published; those keep their last good snapshot), or a value was published as NULL \
+            or left out (said on standard error); 64 usage or configuration error (the output \
+            directory overlaps the data directory, for one); 70 fatal error (manifest.json \
+            missing or unusable beside published files: see --recover); 75 another rss-publish \
+            holds the output directory.
             """,
         version: FeedmillVersion.current)
 
@@ -39,6 +41,11 @@ struct PublishCommand: ParsableCommand {
 
     @Flag(help: "Rewrite every database even when unchanged.")
     var full = false
+
+    @Flag(help: ArgumentHelp(
+        "When manifest.json is missing or unusable: adopt again the files whose bytes match the digests recorded in "
+            + ".feedmill-publisher.json, leave anything else alone, and publish."))
+    var recover = false
 
     @Option(help: ArgumentHelp(Setting.siteURL.summary + Setting.siteURL.helpSuffix, valueName: "url"))
     var siteURL: String?
@@ -63,10 +70,13 @@ struct PublishCommand: ParsableCommand {
         try CommandRunner.run(context, now: data.clock) { () throws(PipelineError) in
             try PublishRun.refuseOverlap(output: publish.outputDirectory, data: data.dataDirectory)
             let catalog = try CatalogAccess.openForReading(data)
-            let report = try PublishRun(pipeline: data, configuration: publish, catalog: catalog).run(only: feeds.isEmpty ? nil : feeds)
+            let report = try PublishRun(pipeline: data, configuration: publish, catalog: catalog)
+                .run(only: feeds.isEmpty ? nil : feeds, recover: recover)
+            for line in report.recovery { context.logger.notice("\(line)") }
             for failure in report.failures {
                 context.fail("feed \(failure.feedID) not published (its last good snapshot is kept): \(failure.message)")
             }
+            for warning in report.warnings { context.logger.warning("\(warning)") }
             if report.unchanged {
                 context.summary("rss-publish: nothing changed since generation \(report.generation); nothing written\n", eventful: false)
             } else {

@@ -190,12 +190,31 @@ struct DataSafetyTests {
         #expect(try harness.add(["https://a.example/f", "https://b.example/f", "https://c.example/f"]) == [1, 2, 3])
         _ = try harness.catalog.importOutlines([CatalogOutline(url: "https://a.example/f")], prune: true)
         #expect(try harness.add(["https://d.example/f"]) == [4], "2 and 3 were given once and never again")
-        // A file the catalog does not know (a prune killed before removing it, a restored backup).
-        _ = try TemporaryDirectory.writeFile(harness.directory.url.path + "/feed_9.sqlite.set-aside-1", "x")
-        #expect(try harness.add(["https://e.example/f"]) == [10])
-        #expect(try harness.catalog.feedIDHighWater() == 10)
-        _ = try TemporaryDirectory.writeFile(harness.directory.url.path + "/feed_10.sqlite", "")
-        #expect(FeedDatabaseFile.databases(inDirectory: harness.directory.url.path) == [10], "each feedid once, live files only")
+        // Files the catalog does not know (a prune killed before removing it, a restored backup):
+        // their feedids are skipped, one by one.
+        _ = try TemporaryDirectory.writeFile(harness.directory.url.path + "/feed_5.sqlite.set-aside-1", "x")
+        _ = try TemporaryDirectory.writeFile(harness.directory.url.path + "/feed_6.sqlite", "")
+        #expect(try harness.add(["https://e.example/f", "https://f.example/f"]) == [7, 8])
+        #expect(try harness.catalog.feedIDHighWater() == 8)
+        #expect(FeedDatabaseFile.databases(inDirectory: harness.directory.url.path) == [6], "each feedid once, live files only")
+    }
+
+    @Test func aStrayFileWithTheLargestFeedidNeitherBlocksNewFeedsNorIsInherited() throws {
+        let harness = try Harness()
+        let stray = harness.directory.url.path + "/feed_9223372036854775807.sqlite"
+        _ = try TemporaryDirectory.writeFile(stray, "")
+        #expect(try harness.add(["https://a.example/f", "https://b.example/f"]) == [1, 2])
+        // A catalog that has given the largest feedid there is (edited by hand) says so.
+        let queue = try GRDB.DatabaseQueue(path: harness.directory.url.path + "/all_feeds.sqlite")
+        try queue.write { db in try db.execute(sql: "UPDATE feedmill_catalog SET value = 9223372036854775807") }
+        try queue.close()
+        do {
+            _ = try harness.catalog.importOutlines([CatalogOutline(url: "https://c.example/f")], prune: false)
+            Issue.record("a feedid above the largest was given")
+        } catch {
+            #expect(error.message.contains("no feedid is left to give"), "\(error)")
+        }
+        #expect(try harness.catalog.feedIDHighWater() == .max, "nothing written by the refused import")
     }
 
     @Test func aPruneRemovesTheDatabasesOfPrunedFeedsAndSaysWhatItCouldNotRemove() throws {
@@ -254,9 +273,12 @@ struct DataSafetyTests {
         let server = try feedFarm(count: 2, items: 3, delay: 0)
         let harness = try Harness()
         try harness.add([server.baseURL + "/feed/0.xml", server.baseURL + "/feed/1.xml"])
-        // A healthy SQLite file whose items table is not Feedmill's: every write to it fails.
+        // A healthy feed database whose every write fails (a trigger refuses new items).
+        try FeedDatabase(path: harness.databasePath(1)).upsert([], now: 1)
         let queue = try GRDB.DatabaseQueue(path: harness.databasePath(1))
-        try queue.write { db in try db.execute(sql: "CREATE TABLE items (something TEXT)") }
+        try queue.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON items BEGIN SELECT RAISE(ABORT, 'refused by a trigger'); END")
+        }
         try queue.close()
         let report = try harness.update()
         let failed = try #require(report.failures.first)

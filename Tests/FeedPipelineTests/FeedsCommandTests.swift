@@ -66,8 +66,15 @@ struct FeedsCommandTests {
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: run.data + "/feed_4.sqlite")) == mine)
         #expect(FileManager.default.contents(atPath: mine) == Data("notes".utf8))
         #expect(try sqlite(run.data + "/all_feeds.sqlite", "SELECT feedid FROM feeds") == [["1"]])
-        let unknown = try feeds.runCapturing(["remove", "2", "--data-dir", run.data])
+        // Run again (after an interruption, say): what is gone is said, the rest removed.
+        let again = try feeds.runCapturing(["remove", "2", "--data-dir", run.data])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("feed 2 is not in the catalog (already removed)"))
+        // A feedid never given is a mistake: nothing is removed.
+        let unknown = try feeds.runCapturing(["remove", "1", "99", "--data-dir", run.data])
         #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("no feed with feedid 99"))
+        #expect(try sqlite(run.data + "/all_feeds.sqlite", "SELECT feedid FROM feeds") == [["1"]])
         // The freed ids are never given again.
         #expect(try feeds.runCapturing(["add", run.server.baseURL + "/feed/1.xml", "--data-dir", run.data]).stdout.contains("added feed 5"))
     }

@@ -3,8 +3,9 @@ import Logging
 
 /// One log line per feed, with the feed's metadata (feedid, url, status, duration) on it.
 ///
-/// Levels decide who sees what: failures are errors (cron mails them); moves and gone feeds
-/// are notices; updates are info and unchanged feeds debug (`--verbose`).
+/// Levels decide who sees what: failures are errors (cron mails them); moves, gone feeds and
+/// notes (a value repaired, a clock set back) are notices; updates are info and unchanged
+/// feeds debug (`--verbose`).
 public enum FeedLog {
     public static func log(_ feed: FeedReport, to logger: Logger) {
         var metadata: Logger.Metadata = [
@@ -29,6 +30,9 @@ public enum FeedLog {
             logger.notice("gone (HTTP 410): no longer fetched unless asked by --feed", metadata: metadata)
         case .interrupted:
             logger.notice("interrupted in flight; due next run", metadata: metadata)
+        }
+        for note in feed.notes {
+            logger.notice("\(note)", metadata: metadata)
         }
         if let moved = feed.movedTo {
             metadata["to"] = .string(moved)

@@ -130,10 +130,17 @@ public struct ResolvedSettings: Sendable {
         return seconds
     }
 
-    /// Seconds since the epoch; `nil` when unset.
+    /// The latest time `--now` may name: 9999-12-31T23:59:59Z, the last second a four-digit
+    /// year can write. A clock past it is a typo or an attack, and stored as `last_update` it
+    /// would sit in every feed's future.
+    public static let latestEpochSecond: Int64 = 253_402_300_799
+
+    /// Seconds since the epoch, from 1970 to the end of year 9999; `nil` when unset.
     public func epochSeconds(_ setting: Setting) throws(SettingsError) -> Int64? {
         guard let text = string(setting) else { return nil }
-        guard let seconds = Int64(text), seconds >= 0 else { throw invalid(setting, "whole seconds since 1970-01-01 UTC") }
+        guard let seconds = Int64(text), (0...Self.latestEpochSecond).contains(seconds) else {
+            throw invalid(setting, "whole seconds since 1970-01-01 UTC, at most \(Self.latestEpochSecond) (9999-12-31T23:59:59Z)")
+        }
         return seconds
     }
 

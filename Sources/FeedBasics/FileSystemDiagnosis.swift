@@ -1,0 +1,29 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a file could not be created or written, when the file system itself says: SQLite
+/// reports a read-only directory, a file system out of inodes and one out of space alike, as
+/// "unable to open database file" or "disk I/O error", which sends a person looking in the
+/// wrong place. Asked only after a failure, so it costs nothing on the way that works.
+public enum FileSystemDiagnosis {
+    /// One clause naming what is wrong with the place `path` is (to be) written in, or `nil`
+    /// when nothing there explains a failure.
+    public static func problem(writing path: String) -> String? {
+        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        var info = stat()
+        if stat(directory, &info) != 0 { return "its directory \(directory) does not exist or cannot be reached (\(String(cString: strerror(errno))))" }
+        if info.st_mode & S_IFMT != S_IFDIR { return "\(directory) is not a directory" }
+        var volume = statvfs()
+        if statvfs(directory, &volume) == 0 {
+            if volume.f_flag & UInt(ST_RDONLY) != 0 { return "the file system holding \(directory) is mounted read-only" }
+            if volume.f_files > 0 && volume.f_favail == 0 { return "the file system holding \(directory) has no free inodes left (df -i)" }
+            if volume.f_bavail == 0 { return "the file system holding \(directory) is full (df -h)" }
+        }
+        if access(directory, W_OK) != 0 { return "\(directory) is not writable by this user (\(String(cString: strerror(errno))))" }
+        if access(path, F_OK) == 0, access(path, W_OK) != 0 { return "\(path) is not writable by this user (\(String(cString: strerror(errno))))" }
+        return nil
+    }
+}

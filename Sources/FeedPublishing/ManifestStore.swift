@@ -1,0 +1,190 @@
+import FeedBasics
+import FeedPipeline
+import FeedStorage
+import Foundation
+
+/// The publisher's memory of what it wrote: `manifest.json`, which clients read, and a copy
+/// of it, `.feedmill-publisher.json`, kept for one purpose: when the manifest is deleted,
+/// truncated or edited, `rss-publish --recover` re-adopts the publisher's own files by the
+/// digests recorded there, instead of every stable-named file having to be moved by hand.
+///
+/// Both are read as untrusted input: a manifest that does not decode, or that names anything
+/// but the publisher's own file names (``Manifest/misnamed``), is not used. Without `--recover`
+/// the publication then stops and says how to recover, since publishing over files it can no
+/// longer account for could replace what it did not write.
+struct ManifestStore {
+    let directory: String
+
+    static let manifestName = "manifest.json"
+    static let recordName = ".feedmill-publisher.json"
+
+    /// What a manifest file holds.
+    enum Reading {
+        case found(Manifest)
+        case missing
+        /// Why it cannot be used.
+        case unusable(String)
+    }
+
+    /// Where the next publication starts from, and what recovering said.
+    struct Start {
+        var manifest: Manifest
+        /// `--recover`: what was adopted and what was left alone.
+        var recovery: [String] = []
+        /// Files whose bytes are not what the record says: left alone, and never written over.
+        var leftAlone: Set<String> = []
+    }
+
+    func read(_ name: String) -> Reading {
+        let path = directory + "/" + name
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return FileManager.default.fileExists(atPath: path) ? .unusable("cannot be read") : .missing
+        }
+        let manifest: Manifest
+        do {
+            manifest = try JSONDecoder().decode(Manifest.self, from: data)
+        } catch {
+            return .unusable(data.isEmpty ? "is empty" : "is not a manifest this publisher wrote (\(Self.brief(error)))")
+        }
+        if let problem = manifest.misnamed { return .unusable(problem) }
+        return .found(manifest)
+    }
+
+    /// The previous publication: the manifest when it is sound; nothing when the directory has
+    /// never been published into; with `recover`, what the record vouches for. Otherwise an
+    /// error that says what is wrong and how to recover.
+    func start(recover: Bool) throws(PipelineError) -> Start {
+        let manifestPath = directory + "/" + Self.manifestName
+        switch read(Self.manifestName) {
+        case .found(let manifest):
+            return Start(manifest: manifest)
+        case .missing where !recover && !FileManager.default.fileExists(atPath: directory + "/" + Self.recordName):
+            // Never published here (or before the record was kept): a first publication, which
+            // writes no version under a name a file already has.
+            return Start(manifest: Manifest(), leftAlone: versionedFiles)
+        case .missing where !recover:
+            throw Self.lost(manifestPath, "is missing, but rss-publish has published here (its record \(Self.recordName) is here)")
+        case .unusable(let reason) where !recover:
+            throw Self.lost(manifestPath, reason)
+        default:
+            return recovered()
+        }
+    }
+
+    /// The manifest's bytes, as both the manifest and the record hold them.
+    func encoded(_ manifest: Manifest) throws(PipelineError) -> [UInt8] {
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return [UInt8](try encoder.encode(manifest)) + [0x0A]
+        } catch {
+            throw .storage(StorageError(path: directory + "/" + Self.manifestName, message: "encoding the manifest failed: \(error)"))
+        }
+    }
+
+    /// Swaps the new manifest in: from here on the publication has happened.
+    func writeManifest(_ bytes: [UInt8]) throws(PipelineError) {
+        do {
+            try DurableFiles.write(bytes, to: directory + "/" + Self.manifestName)
+        } catch {
+            throw .storage(StorageError(error))
+        }
+    }
+
+    /// Keeps the record of the publication just made, after its manifest: a record is only
+    /// ever of a publication that happened. A record that cannot be written (a disk filled
+    /// meanwhile) fails nothing; the previous one stays, and recovering from it republishes
+    /// what it cannot vouch for. Returns why it was not written, if it was not.
+    func writeRecord(_ bytes: [UInt8]) -> String? {
+        do throws(FileError) {
+            try DurableFiles.write(bytes, to: directory + "/" + Self.recordName)
+            return nil
+        } catch {
+            return "the record of this publication could not be written (\(error.description)); the previous one is kept"
+        }
+    }
+
+    /// Files here under the names the publisher gives versions and deltas: none of them is
+    /// written over by a publication that cannot account for them.
+    private var versionedFiles: Set<String> {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return Set(names.filter { PublishedFiles.isPublisherName($0) && $0.contains(".v") })
+    }
+
+    private static func lost(_ path: String, _ reason: String) -> PipelineError {
+        .storage(StorageError(
+            path: path,
+            message: "\(reason). Nothing was published. Run rss-publish --recover to adopt again the files whose bytes match "
+                + "the digests recorded in \(recordName) (anything else is left alone) and publish, or publish into a new directory"))
+    }
+
+    /// The record's publication, keeping only the files whose bytes still match its digests.
+    /// Without a usable record nothing can be shown to be the publisher's: nothing is adopted,
+    /// everything is left alone, and the publication starts anew beside it.
+    private func recovered() -> Start {
+        let record: Manifest
+        switch read(Self.recordName) {
+        case .found(let found): record = found
+        case .missing, .unusable:
+            return Start(
+                manifest: Manifest(),
+                recovery: ["\(Self.recordName) is missing or unusable: nothing adopted; the files here are left alone, "
+                    + "and the publication starts anew beside them (a file at a stable name still stops it)"],
+                leftAlone: versionedFiles)
+        }
+        var start = Start(manifest: record)
+        var digests: [String: String?] = [:]
+        func matches(_ file: String, _ sha256: String) -> Bool {
+            if digests[file] == nil { digests[file] = .some(Self.digest(directory + "/" + file)) }
+            let found = digests[file] ?? nil
+            if found != sha256, found != nil { start.leftAlone.insert(file) }
+            return found == sha256
+        }
+        start.manifest.feeds = record.feeds.compactMap { feed in
+            guard matches(feed.file, feed.sha256) else {
+                start.recovery.append("feed \(feed.feedID): \(feed.file) is not what was published; the feed is published anew")
+                return nil
+            }
+            var kept = feed
+            kept.history = feed.history.filter { matches($0.file, $0.sha256) }
+            kept.deltas = feed.deltas.filter { matches($0.file, $0.sha256) }
+            return kept
+        }
+        if let catalog = record.catalog, !matches(catalog.file, catalog.sha256) {
+            start.recovery.append("\(catalog.file) is not what was published; the catalog is published anew")
+            start.manifest.catalog = nil
+        }
+        // A stable name is adopted when its bytes are those of the snapshot it stands for.
+        let current = Dictionary(
+            start.manifest.feeds.map { ($0.name, $0.sha256) } + (start.manifest.catalog.map { [($0.name, $0.sha256)] } ?? []),
+            uniquingKeysWith: { first, _ in first })
+        start.manifest.stableFiles = (record.stableFiles ?? []).filter { name in
+            guard FileManager.default.fileExists(atPath: directory + "/" + name) else { return false }
+            guard let sha256 = current[name], matches(name, sha256) else {
+                start.recovery.append("\(name) is not what was published under that name: left alone")
+                return false
+            }
+            return true
+        }
+        // Retired files carry no digest: they are not adopted, and so never removed.
+        start.manifest.retiredFiles = nil
+        let adopted = start.manifest.feeds.count + (start.manifest.catalog == nil ? 0 : 1)
+        start.recovery.insert(
+            "recovered generation \(record.generation) from \(Self.recordName): \(adopted) snapshot(s) and "
+                + "\(start.manifest.stableFiles?.count ?? 0) stable name(s) adopted by their digests", at: 0)
+        return start
+    }
+
+    private static func digest(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let data = FileManager.default.contents(atPath: path) else {
+            return nil
+        }
+        return SHA256.hexDigest([UInt8](data))
+    }
+
+    private static func brief(_ error: any Error) -> String {
+        let text = "\(error)"
+        return text.count > 120 ? String(text.prefix(119)) + "…" : text
+    }
+}

@@ -1,0 +1,85 @@
+import GRDB
+
+/// The values every catalog column may hold, checked and repaired when a command that writes
+/// the catalog opens it (``Catalog/init(path:)``), so that a value written by hand (text in
+/// `last_update`, a BLOB title, `keep_items = -5`) is put right once, said, and never stops a
+/// run or reaches clients. Commands that only read (`rss-publish`, `rss-feeds list`) read
+/// such a value as absent instead (``Catalog/feed(_:)``) and say so.
+///
+/// Each wrong value becomes what a feed without it has: validators, errors and times NULL,
+/// counters 0, flags their default; a BLOB holding text is read as that text; a retention
+/// limit outside ``Retention/itemLimits`` or ``Retention/dayLimits`` is unset (the run's
+/// limits apply). A client-table row whose feedid is not an integer belongs to no feed and is
+/// removed; a `feeds` row never is.
+enum CatalogValues {
+    private static func text(_ name: String) -> ValueRules.Column {
+        .init(name, .optionalText, replacedBy: "CASE WHEN typeof(\(name)) = 'blob' THEN CAST(\(name) AS TEXT) END")
+    }
+
+    private static func number(_ name: String) -> ValueRules.Column {
+        .init(name, .optionalInteger, replacedBy: "NULL")
+    }
+
+    private static func counter(_ name: String, default value: Int) -> ValueRules.Column {
+        .init(name, .integer, also: "\(name) < 0", replacedBy: "\(value)")
+    }
+
+    private static func flag(_ name: String, default value: Int) -> ValueRules.Column {
+        .init(name, .integer, also: "\(name) NOT IN (0, 1)", replacedBy: "\(value)")
+    }
+
+    private static func limit(_ name: String, _ range: ClosedRange<Int>) -> ValueRules.Column {
+        .init(name, .optionalInteger, also: "\(name) NOT BETWEEN \(range.lowerBound) AND \(range.upperBound)", replacedBy: "NULL")
+    }
+
+    static let rules: [ValueRules] = [
+        ValueRules(
+            table: "feeds", key: "feedid", keyWord: "feed",
+            columns: [.init("url", .text, replacedBy: "CAST(url AS TEXT)")], removesUnrepairable: false),
+        ValueRules(
+            table: "about", key: "feedid", keyWord: "feed",
+            columns: [.init("feedid", .integer, replacedBy: "feedid"), text("title")], removesUnrepairable: true),
+        ValueRules(
+            table: "last_update", key: "feedid", keyWord: "feed",
+            columns: [.init("feedid", .integer, replacedBy: "feedid"), number("when_unix_time")], removesUnrepairable: true),
+        ValueRules(
+            table: "fetch_state", key: "feedid", keyWord: "feed",
+            columns: [
+                text("origin_url"), text("site_link"), text("category"), text("opml_title"), flag("in_opml", default: 1),
+                text("etag"), text("last_modified"), text("body_hash"), number("last_status"), text("last_error_kind"),
+                text("last_error"), counter("consecutive_errors", default: 0), number("last_attempt_unix_time"),
+                number("last_success_unix_time"), number("next_attempt_unix_time"), text("redirect_target"),
+                counter("redirect_sightings", default: 0), flag("gone", default: 0), number("hint_interval_seconds"),
+                text("skip_hours"), text("skip_days"), limit("keep_items", Retention.itemLimits),
+                limit("keep_days", Retention.dayLimits),
+            ],
+            removesUnrepairable: false),
+        ValueRules(
+            table: "feedmill_catalog", key: "key", keyWord: "setting",
+            columns: [
+                // The high-water mark, unreadable: the highest feedid still listed is all that is
+                // known; feed files on disk still keep their feedids from being given again.
+                .init("value", .integer, replacedBy: "(SELECT IFNULL(MAX(feedid), 0) FROM feeds)")
+            ],
+            removesUnrepairable: false),
+    ]
+
+    /// Repairs every wrong value in one transaction. Returns one line per value, for a person.
+    static func repair(_ db: Database) throws -> [String] {
+        var lines: [String] = []
+        try db.inTransaction {
+            for table in rules {
+                let (found, removed) = try table.repair(db)
+                lines += found.map { "repaired \($0)" }
+                if removed > 0 { lines.append("removed \(removed) \(table.table) row(s) whose feedid is not an integer") }
+            }
+            return .commit
+        }
+        return lines
+    }
+
+    /// Every wrong value, without repairing (for commands that only read).
+    static func problems(_ db: Database) throws -> [WrongValue] {
+        try rules.flatMap { try $0.problems(db) }
+    }
+}

@@ -1,0 +1,131 @@
+import FeedModel
+import FeedPipeline
+import FeedStorage
+import Foundation
+import TestSupport
+import Testing
+
+/// A small file system mounted for one test (tmpfs with a size, an inode count, read-only),
+/// so that "out of inodes", "full" and "read-only" are the kernel's answers, not a mock's.
+/// Mounting needs root and a kernel that allows it; where it is refused the test says so and
+/// is skipped.
+final class SmallFileSystem {
+    let path: String
+
+    init?(options: String) {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("feedmill-fs-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        guard Self.mount(["-t", "tmpfs", "-o", options, "tmpfs", path]) else {
+            try? FileManager.default.removeItem(atPath: path)
+            return nil
+        }
+    }
+
+    /// Mounts it again with new options (`remount,ro`).
+    func remount(_ options: String) -> Bool { Self.mount(["-o", "remount," + options, path]) }
+
+    deinit {
+        _ = Self.run("/bin/umount", [path])
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    private static func mount(_ arguments: [String]) -> Bool { run("/bin/mount", arguments) }
+
+    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    static var available: Bool { SmallFileSystem(options: "size=64k") != nil }
+}
+
+/// Mistakes an operator makes, and what the commands say of them: the cause, in one line.
+@Suite("Operator mistakes", .serialized)
+struct OperatorMistakeTests {
+    let feeds = Executable(name: "rss-feeds")
+
+    @Test func aURLWrittenTwiceIntoTheCatalogByHandIsFetchedOnceAndReported() throws {
+        let run = try BinaryRun(feeds: 2)
+        #expect(try run.createAll().status == 0)
+        // The same feed under another spelling: the scheme's case and a fragment.
+        let respelled = "HTTP://" + run.server.baseURL.dropFirst("http://".count) + "/feed/0.xml#top"
+        try tamper(run.data + "/all_feeds.sqlite", "INSERT INTO feeds (feedid, url) VALUES (9, '\(respelled)')")
+        let result = try run.updateAll()
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        #expect(result.stdout.contains("#9") && result.stdout.contains("the same feed as feed 1") && result.stdout.contains("[duplicate]"), "\(result.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: run.data + "/feed_9.sqlite"), "not fetched twice")
+        let listed = try feeds.runCapturing(["list", "--data-dir", run.data])
+        #expect(listed.stdout.contains("failing ×1: duplicate"), "\(listed.stdout)")
+        // Removed, the other keeps going.
+        #expect(try feeds.runCapturing(["remove", "9", "--data-dir", run.data]).status == 0)
+        #expect(try run.updateAll().status == 0)
+    }
+
+    @Test(arguments: [["--keep-items", "0"], ["--keep-items", "10000001"], ["--keep-days", "0"], ["--keep-days", "36501"]])
+    func aFeedsOwnRetentionTakesOnlyWhatTheRunsOptionsTake(arguments: [String]) throws {
+        let run = try BinaryRun(feeds: 1)
+        #expect(try run.createAll().status == 0)
+        let set = try feeds.runCapturing(["set", "1"] + arguments + ["--data-dir", run.data])
+        #expect(set.status == 64, "\(set.stderr)")
+        let runOption = try run.update.runCapturing(["--all"] + arguments + run.options)
+        #expect(runOption.status == 64, "the run's option refuses it too: \(runOption.stderr)")
+        #expect(try feeds.runCapturing(["set", "1", "--keep-items", "10000000", "--keep-days", "36500", "--data-dir", run.data]).status == 0)
+    }
+
+    @Test func aDataDirectoryThatIsAFileIsNamedAsSuch() throws {
+        let root = try TemporaryDirectory()
+        let file = try root.write("data", "not a directory")
+        let server = try feedFarm(count: 1, items: 1, delay: 0)
+        for (executable, arguments) in [
+            (Executable(name: "rss-update"), ["--data-dir", file]),
+            (Executable(name: "rss-create"), ["--data-dir", file, "--opml", server.baseURL + "/list.opml", "--allow-private-networks"]),
+            (Executable(name: "rss-publish"), ["--data-dir", file, "--out", root.url.path + "/out"]),
+            (Executable(name: "rss-feeds"), ["list", "--data-dir", file]),
+        ] {
+            let result = try executable.runCapturing(arguments)
+            #expect(result.status == 70, "\(executable.name): \(result.stderr)")
+            #expect(result.stderr.contains("cannot use data directory \(file): it is a file, not a directory"), "\(executable.name): \(result.stderr)")
+        }
+    }
+
+    @Test func anOutputDirectoryThatIsAFileIsNamedAsSuch() throws {
+        let run = try BinaryRun(feeds: 1)
+        #expect(try run.createAll().status == 0)
+        let file = try run.root.write("out", "not a directory")
+        let result = try run.publishAll(into: file)
+        #expect(result.status == 70 && result.stderr.contains("cannot use output directory \(file): it is a file, not a directory"), "\(result.stderr)")
+    }
+
+    @Test func aDataDirectoryOutOfInodesReadOnlyOrFullIsNamedSo() throws {
+        guard SmallFileSystem.available else {
+            print("skipped: mounting a tmpfs is not allowed here (needs root)")
+            return
+        }
+        let server = try feedFarm(count: 3, items: 2, delay: 0)
+        let list = ["--opml", server.baseURL + "/list.opml", "--allow-private-networks"]
+        // Room for the lock file and the catalog, not for the feed databases.
+        if let inodes = SmallFileSystem(options: "size=4m,nr_inodes=5") {
+            let result = try Executable(name: "rss-create").runCapturing(list + ["--data-dir", inodes.path + "/data"])
+            #expect(result.status != 0)
+            #expect((result.stdout + result.stderr).contains("no free inodes left"), "\(result.stdout) \(result.stderr)")
+        }
+        if let readOnly = SmallFileSystem(options: "size=4m") {
+            let data = readOnly.path + "/data"
+            #expect(try Executable(name: "rss-create").runCapturing(list + ["--data-dir", data]).status == 0)
+            #expect(readOnly.remount("ro"))
+            let result = try Executable(name: "rss-update").runCapturing(["--all", "--data-dir", data, "--allow-private-networks"])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("mounted read-only") || result.stderr.contains("Read-only file system"), "\(result.stderr)")
+        }
+        if let full = SmallFileSystem(options: "size=64k") {
+            let result = try Executable(name: "rss-create").runCapturing(list + ["--data-dir", full.path + "/data"])
+            #expect(result.status != 0)
+            #expect((result.stdout + result.stderr).contains("is full"), "\(result.stdout) \(result.stderr)")
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import FeedModel
+import FeedPipeline
+import FeedPublishing
+import FeedStorage
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
+/// The publisher's output directory treated as untrusted, damaged or full: names outside its
+/// own are never acted on, a lost manifest is recovered by digests, a failed publication
+/// takes back what it wrote, and a feed removed meanwhile is passed over.
+@Suite("Publication: recovery and failure", .serialized)
+struct PublicationRecoveryTests {
+    @Test(arguments: [
+        #""history":[{"version":1,"file":"../victim.txt","sha256":"x"}]"#,
+        #""history":[{"version":1,"file":"feed_2.v1.sqlite","sha256":"x"}]"#,
+        #""deltas":[{"from_version":1,"file":"/etc/passwd","sha256":"x","size":1}]"#,
+    ])
+    func aManifestNamingAnythingButThePublishersOwnFilesIsNotUsed(misnamed: String) throws {
+        let run = try BinaryRun(feeds: 2)
+        #expect(try run.createAll().status == 0)
+        #expect(try run.publishAll().status == 0)
+        let victim = try run.root.write("victim.txt", "not the publisher's")
+        // The manifest edited: feed 1's entry gets the misnamed list.
+        let manifestPath = run.out + "/manifest.json"
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
+        var feeds = try #require(manifest["feeds"] as? [[String: Any]])
+        let edit = try #require(try JSONSerialization.jsonObject(with: Data(("{" + misnamed + "}").utf8)) as? [String: Any])
+        feeds[0].merge(edit) { $1 }
+        manifest["feeds"] = feeds
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
+        try FeedDatabase(path: run.data + "/feed_1.sqlite").upsert([entry("new")], now: 9_000)
+        let refused = try run.publishAll()
+        #expect(refused.status == 70, "\(refused.stderr)")
+        #expect(refused.stderr.contains("not a name the publisher gives") && refused.stderr.contains("--recover"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "not the publisher's")
+        // Recovered from the record, the publication goes on; the victim is never touched.
+        let recovered = try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out, "--recover"])
+        #expect(recovered.status == 0, "\(recovered.stderr)")
+        #expect(try publishedFeeds(run.out) == [1, 2])
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "not the publisher's")
+    }
+
+    @Test(arguments: ["deleted", "truncated"])
+    func aLostManifestStopsPublishingWithAdviceAndRecoverAdoptsThePublishersFilesByDigest(damage: String) throws {
+        let run = try BinaryRun(feeds: 2)
+        #expect(try run.createAll().status == 0)
+        #expect(try run.publishAll().status == 0)
+        try FeedDatabase(path: run.data + "/feed_1.sqlite").upsert([entry("second")], now: 9_000)
+        #expect(try run.publishAll().status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: run.out + "/manifest.json"))
+        let generation = try JSONDecoder().decode(Manifest.self, from: before).generation
+        if damage == "deleted" {
+            try FileManager.default.removeItem(atPath: run.out + "/manifest.json")
+        } else {
+            try before.prefix(before.count / 2).write(to: URL(fileURLWithPath: run.out + "/manifest.json"))
+        }
+        // An operator's own file under a stable name is still never taken.
+        try FileManager.default.removeItem(atPath: run.out + "/feed_2.sqlite")
+        _ = try run.root.write("publish/feed_2.sqlite", "mine")
+        let stopped = try run.publishAll()
+        #expect(stopped.status == 70, "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("rss-publish --recover"), "\(stopped.stderr)")
+        let recovering = try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out, "--recover"])
+        #expect(recovering.status == 70 && recovering.stderr.contains("feed_2.sqlite") && recovering.stderr.contains("move it away"), "\(recovering.stderr)")
+        #expect(try String(contentsOfFile: run.out + "/feed_2.sqlite", encoding: .utf8) == "mine")
+        try FileManager.default.removeItem(atPath: run.out + "/feed_2.sqlite")
+        let recovered = try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out, "--recover"])
+        #expect(recovered.status == 0, "\(recovered.stderr)")
+        #expect(recovered.stderr.contains("recovered generation \(generation)"), "\(recovered.stderr)")
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: run.out + "/manifest.json")))
+        #expect(manifest.generation == generation + 1)
+        #expect(manifest.feeds.first { $0.feedID == 1 }?.version == 2, "the adopted version is kept, not republished")
+        #expect(try run.publishAll().status == 0)
+    }
+
+    @Test func aPublicationThatFailsTakesBackWhatItWroteAndTheNextOneSucceeds() throws {
+        let harness = try Harness()
+        try harness.add(["https://a.example/f", "https://b.example/f", "https://c.example/f"])
+        for id in 1...3 { try FeedDatabase(path: harness.databasePath(Int64(id))).upsert([entry("e\(id)")], now: 5_000) }
+        let out = try TemporaryDirectory()
+        var configuration = PublishConfiguration()
+        configuration.outputDirectory = out.url.path
+        let publisher = PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog)
+        _ = try publisher.run()
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: out.url.path))
+        for id in 1...3 { try FeedDatabase(path: harness.databasePath(Int64(id))).upsert([entry("n\(id)")], now: 6_000) }
+        // The manifest cannot be written (something holds its temporary name): the run fails at the end.
+        let blocker = out.url.path + "/manifest.json.tmp-\(getpid())"
+        try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
+        #expect(throws: PipelineError.self) { try publisher.run() }
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: out.url.path))
+        #expect(after.subtracting(before) == ["manifest.json.tmp-\(getpid())"], "no new version or delta is left behind: \(after.subtracting(before))")
+        try FileManager.default.removeItem(atPath: blocker)
+        let report = try publisher.run()
+        #expect(report.feedsWritten == 3 && report.failures.isEmpty)
+    }
+
+    @Test func aFeedThatFailsHalfWayTakesBackItsSnapshotAndKeepsItsLastGoodOne() throws {
+        let harness = try Harness()
+        try harness.add(["https://a.example/f"])
+        try FeedDatabase(path: harness.databasePath(1)).upsert([entry("e1")], now: 5_000)
+        let out = try TemporaryDirectory()
+        var configuration = PublishConfiguration()
+        configuration.outputDirectory = out.url.path
+        let publisher = PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog)
+        _ = try publisher.run()
+        try FeedDatabase(path: harness.databasePath(1)).upsert([entry("e2")], now: 6_000)
+        let blocker = out.url.path + "/feed_1.v1-v2.delta.json.tmp-\(getpid())"
+        try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
+        let report = try publisher.run()
+        #expect(report.failures.map(\.feedID) == [1])
+        #expect(!FileManager.default.fileExists(atPath: out.url.path + "/feed_1.v2.sqlite"), "its new version is taken back")
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: out.url.path + "/manifest.json")))
+        #expect(manifest.feeds.first?.file == "feed_1.v1.sqlite")
+    }
+
+    @Test func aPublicationOnAFullFileSystemLeavesNothingBehind() throws {
+        guard SmallFileSystem.available else {
+            print("skipped: mounting a tmpfs is not allowed here (needs root)")
+            return
+        }
+        let harness = try Harness()
+        try harness.add(["https://a.example/f", "https://b.example/f", "https://c.example/f"])
+        for id in 1...3 {
+            try FeedDatabase(path: harness.databasePath(Int64(id)))
+                .upsert((0..<40).map { entry("e\(id)-\($0)", summary: String(repeating: "x", count: 2_000)) }, now: 5_000)
+        }
+        guard let small = SmallFileSystem(options: "size=160k") else { return }
+        var configuration = PublishConfiguration()
+        configuration.outputDirectory = small.path + "/out"
+        let publisher = PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog)
+        do {
+            let report = try publisher.run()
+            #expect(!report.failures.isEmpty, "three 80 KB snapshots do not fit in 160 KB")
+        } catch {
+            #expect(error.description.contains("full") || error.description.contains("space"), "\(error)")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: small.path + "/out")
+        #expect(!left.contains { $0.contains(".tmp-") }, "no temporary is left: \(left)")
+        // Whatever was published is whole: every file the manifest names is there.
+        if let data = FileManager.default.contents(atPath: small.path + "/out/manifest.json") {
+            let manifest = try JSONDecoder().decode(Manifest.self, from: data)
+            for feed in manifest.feeds { #expect(left.contains(feed.file)) }
+            #expect(Set(left.filter { $0.contains(".v") }) == Set(manifest.feeds.map(\.file) + (manifest.catalog.map { [$0.file] } ?? [])))
+        } else {
+            #expect(left.filter { $0.contains(".v") }.isEmpty, "nothing published: no version left either: \(left)")
+        }
+    }
+
+    @Test func feedsRemovedWhilePublishingArePassedOverWithoutAWord() throws {
+        let harness = try Harness()
+        let count = 30
+        try harness.add((1...count).map { "https://f\($0).example/feed" })
+        for id in 1...count {
+            try FeedDatabase(path: harness.databasePath(Int64(id)), identity: try harness.feed(Int64(id)).identity)
+                .upsert((0..<20).map { entry("e\(id)-\($0)") }, now: 5_000)
+        }
+        let out = try TemporaryDirectory()
+        var configuration = PublishConfiguration()
+        configuration.outputDirectory = out.url.path
+        let publisher = PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog)
+        let done = Locked(false)
+        let remover = Thread {
+            for id in stride(from: count, to: 0, by: -1) {
+                _ = try? FeedManagement.remove(Int64(id), catalog: harness.catalog, configuration: harness.configuration)
+                usleep(2_000)
+            }
+            done.set(true)
+        }
+        remover.start()
+        var publications = 0
+        while !done.value || publications == 0 {
+            let report = try publisher.run(only: nil, recover: false)
+            #expect(report.failures.isEmpty, "\(report.failures)")
+            publications += 1
+        }
+        #expect(publications > 1)
+    }
+
+    @Test func anItemDatedFarAheadIsNeverOnTopOfThePages() throws {
+        let harness = try Harness()
+        try harness.add(["https://a.example/f"])
+        // Stored before normalisation bounded dates (or by hand): year 9999.
+        try FeedDatabase(path: harness.databasePath(1), identity: try harness.feed(1).identity).upsert(
+            [entry("old", title: "Ordinary", pubdate: 1_699_000_000), entry("far", title: "From 9999", pubdate: 253_402_300_799)], now: 1_700_000_000)
+        let out = try TemporaryDirectory()
+        var configuration = PublishConfiguration()
+        configuration.outputDirectory = out.url.path
+        _ = try PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog).run()
+        let atom = try String(contentsOfFile: out.url.path + "/atom.xml", encoding: .utf8)
+        #expect(atom.contains("Ordinary") && !atom.contains("From 9999"), "\(atom)")
+        #expect(!(try String(contentsOfFile: out.url.path + "/index.html", encoding: .utf8)).contains("From 9999"))
+    }
+}
+
+/// A value shared between a test and a thread it starts.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    // `@unchecked Sendable`: `stored` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value { lock.withLock { stored } }
+    func set(_ value: Value) { lock.withLock { stored = value } }
+}
