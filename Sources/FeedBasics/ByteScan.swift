@@ -39,21 +39,6 @@ public enum ByteScan {
         (word &- ones &* UInt64(limit)) & ~word & highBits != 0
     }
 
-    /// The high bit of each byte of `word` that equals `byte`, and of no other: exact byte by
-    /// byte (no borrow crosses bytes), so a set bit names the byte (`trailingZeroBitCount / 8`).
-    @inlinable
-    public static func bytes(of word: UInt64, equalTo byte: UInt8) -> UInt64 {
-        let difference = word ^ (ones &* UInt64(byte))
-        return ~(((difference & lowBits) &+ lowBits) | difference) & highBits
-    }
-
-    /// The high bit of each byte of `word` below `limit` (at most 0x80), and of no other: exact
-    /// byte by byte, as ``bytes(of:equalTo:)``.
-    @inlinable
-    public static func bytes(of word: UInt64, below limit: UInt8) -> UInt64 {
-        ~(((word & lowBits) &+ ones &* UInt64(0x80 - limit)) | word) & highBits
-    }
-
     @inlinable
     static func hasZeroByte(_ word: UInt64) -> Bool {
         (word &- ones) & ~word & highBits != 0
@@ -61,5 +46,4 @@ public enum ByteScan {
 
     @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
     @usableFromInline static let highBits: UInt64 = 0x8080_8080_8080_8080
-    @usableFromInline static let lowBits: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
 }

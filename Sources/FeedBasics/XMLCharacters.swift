@@ -68,58 +68,21 @@ public enum XMLCharacters {
 
     /// The first forbidden character in `start..<end`: where it starts and its length in bytes.
     /// Runs over every byte of every feed, before libxml2, so it is built for the usual case:
-    /// 32 bytes with no control character and no byte above 0x7F cost one test of about as
-    /// many operations; otherwise each word's controls and `EF` lead bytes (U+F000–U+FFFF, rare
-    /// outside CJK punctuation) are looked at one by one, a line break among them.
-    /// (Instructions added to the parse benchmark's RSS feed: 6% testing one word at a time,
-    /// 4% two, 2.5% four; SIMD16 compares as Swift compiles them tripled the whole parse.)
+    /// a word of eight bytes with no control character and no `EF` lead byte (U+F000–U+FFFF,
+    /// rare outside CJK punctuation) costs two word tests; only words that may hold one are
+    /// looked at byte by byte, a line break among them. (A test of 32 bytes at a time, with
+    /// exact per-byte masks, ran 1% fewer instructions over the benchmark corpus but took 10%
+    /// longer in parse + normalise: text with line breaks or non-ASCII letters sent every
+    /// 32-byte block down its slow path.)
     static func firstForbidden(in base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> (index: Int, length: Int)? {
-        var index = start
-        while end &- index >= 32 {
-            let words = (word(base, index), word(base, index &+ 8), word(base, index &+ 16), word(base, index &+ 24))
-            // A lane's high bit stays clear in `(x & 0x7F) + 0x60 | x` only for a byte below 0x20.
-            let atLeastSpace = atLeastSpaceBits(words.0) & atLeastSpaceBits(words.1) & atLeastSpaceBits(words.2) & atLeastSpaceBits(words.3)
-            if (~atLeastSpace | words.0 | words.1 | words.2 | words.3) & ByteScan.highBits != 0 {
-                for offset in stride(from: 0, to: 32, by: 8) {
-                    if let found = firstForbidden(inWord: word(base, index &+ offset), at: index &+ offset, in: base, end: end) {
-                        return found
-                    }
-                }
-            }
-            index &+= 32
-        }
-        while end &- index >= 8 {
-            if let found = firstForbidden(inWord: word(base, index), at: index, in: base, end: end) { return found }
-            index &+= 8
-        }
-        while index < end {
+        var from = start
+        while let index = ByteScan.firstIndex(
+            in: base, from: from, to: end,
+            wordMayMatch: { ByteScan.word($0, hasByteBelow: 0x20) || ByteScan.word($0, contains: 0xEF) },
+            byteMatches: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0xEF })
+        {
             if let length = forbiddenLength(in: base, at: index, end: end) { return (index, length) }
-            index &+= 1
-        }
-        return nil
-    }
-
-    @inline(__always)
-    private static func atLeastSpaceBits(_ word: UInt64) -> UInt64 {
-        ((word & ByteScan.lowBits) &+ 0x6060_6060_6060_6060) | word
-    }
-
-    @inline(__always)
-    private static func word(_ base: UnsafePointer<UInt8>, _ index: Int) -> UInt64 {
-        UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-    }
-
-    /// The word's controls and `EF` bytes, each checked.
-    @inline(__always)
-    private static func firstForbidden(
-        inWord word: UInt64, at index: Int, in base: UnsafePointer<UInt8>, end: Int
-    ) -> (index: Int, length: Int)? {
-        var flagged = ByteScan.bytes(of: word, below: 0x20)
-        if word & ByteScan.highBits != 0 { flagged |= ByteScan.bytes(of: word, equalTo: 0xEF) }
-        while flagged != 0 {
-            let at = index + flagged.trailingZeroBitCount / 8
-            if let length = forbiddenLength(in: base, at: at, end: end) { return (at, length) }
-            flagged &= flagged &- 1
+            from = index &+ 1
         }
         return nil
     }

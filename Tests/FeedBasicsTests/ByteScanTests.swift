@@ -16,27 +16,6 @@ struct ByteScanTests {
         #expect(!ByteScan.word(0xFFEE_8020_7F41_3021, hasByteBelow: 0x20))
     }
 
-    @Test func exactMasksFlagTheMatchingBytesAndNoOthers() {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<20_000 {
-            let word = UInt64.random(in: .min ... .max, using: &generator)
-            let needle = UInt8.random(in: .min ... .max, using: &generator)
-            let limit = UInt8.random(in: 0...0x80, using: &generator)
-            var equal: UInt64 = 0
-            var below: UInt64 = 0
-            for position in 0..<8 {
-                let byte = UInt8(truncatingIfNeeded: word >> (8 * UInt64(position)))
-                if byte == needle { equal |= 0x80 << (8 * UInt64(position)) }
-                if byte < limit { below |= 0x80 << (8 * UInt64(position)) }
-            }
-            #expect(ByteScan.bytes(of: word, equalTo: needle) == equal, "\(word) \(needle)")
-            #expect(ByteScan.bytes(of: word, below: limit) == below, "\(word) \(limit)")
-        }
-        // Runs of zero bytes: where the borrow of a subtraction would have flagged neighbours.
-        #expect(ByteScan.bytes(of: 0x0100_0000_0100_0001, equalTo: 0) == 0x0080_8080_0080_8000)
-        #expect(ByteScan.bytes(of: 0x2000_1F20_0120_0009, below: 0x20) == 0x0080_8000_8000_8080)
-    }
-
     @Test func firstIndexAgreesWithAByteLoop() {
         var generator = SystemRandomNumberGenerator()
         let alphabet: [UInt8] = [0x41, 0x20, 0x0A, 0x09, 0x01, 0x26, 0x3C, 0xEF, 0xBF, 0xC3, 0xA9, 0x7F]
