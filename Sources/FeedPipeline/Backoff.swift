@@ -8,7 +8,7 @@ import FeedModel
 /// the cap it is still retried once per cap.
 public enum Backoff {
     public static func delay(feedID: Int64, consecutiveFailures: Int, base: Int, cap: Int) -> Int {
-        let exponent = min(max(consecutiveFailures - 1, 0), 30)
+        let exponent = min(max(consecutiveFailures, 1) - 1, 30)
         let raw = min(Double(cap), Double(base) * Double(1 << exponent))
         let digest = SHA256.hexDigest("\(feedID):\(consecutiveFailures)")
         let fraction = Double(UInt32(digest.prefix(8), radix: 16) ?? 0) / Double(UInt32.max)

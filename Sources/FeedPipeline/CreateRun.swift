@@ -39,9 +39,7 @@ public struct CreateRun: Sendable {
             var ids: [Int64] = []
             try catalog.forEachFeed { feed in
                 guard feed.title == nil, !feed.state.gone else { return }
-                let waiting = (feed.state.nextAttempt ?? now) > now
-                    && UpdateSchedule.clockAnomaly(feed, now: now, configuration: configuration) == nil
-                if !waiting { ids.append(feed.feedID) }
+                if !UpdateSchedule.isWaiting(feed, now: now, configuration: configuration) { ids.append(feed.feedID) }
             }
             untitled = ids
         } catch {

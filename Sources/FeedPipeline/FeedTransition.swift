@@ -83,7 +83,7 @@ public enum FeedTransition {
             return (next, nil)
         }
         if next.state.redirectTarget == finalURL {
-            next.state.redirectSightings += 1
+            next.state.redirectSightings = next.state.redirectSightings.saturatingAdd(1)
         } else {
             next.state.redirectTarget = finalURL
             next.state.redirectSightings = 1
@@ -99,7 +99,7 @@ public enum FeedTransition {
 
     /// What every failure records: its kind and message, the attempt, one more in a row.
     private static func failed(_ next: inout CatalogFeed, kind: FailureKind, message: String, status: Int?, now: Int64) {
-        next.state.consecutiveErrors += 1
+        next.state.consecutiveErrors = next.state.consecutiveErrors.saturatingAdd(1)
         next.state.lastAttempt = now
         next.state.lastStatus = status
         next.state.lastErrorKind = kind

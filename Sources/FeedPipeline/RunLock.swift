@@ -1,3 +1,4 @@
+import FeedBasics
 import Foundation
 
 #if canImport(Glibc)
@@ -16,7 +17,8 @@ public final class RunLock {
         path = directory + "/.feedmill.lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw .dataDirectory(path: directory, reason: String(cString: strerror(errno)))
+            let reason = String(cString: strerror(errno))
+            throw .dataDirectory(path: directory, reason: FileSystemDiagnosis.problem(writing: path).map { "\($0) (\(reason))" } ?? reason)
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)

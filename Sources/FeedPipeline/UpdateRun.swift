@@ -166,14 +166,16 @@ public final class UpdateRun: Sendable {
         if let anomaly = UpdateSchedule.clockAnomaly(feed, now: now, configuration: configuration) { notes.append(anomaly) }
         if checksValues, condition == .healthy {
             do throws(StorageError) {
-                notes += try FeedDatabase(path: path, identity: feed.identity).repairValues(now: now, writes: !dryRun)
-                    .map { "\(path): \($0)" }
+                let database = try FeedDatabase(path: path, identity: feed.identity)
+                notes += (database.repairs + (try database.repairValues(now: now, writes: !dryRun))).map { "\(path): \($0)" }
             } catch {
                 if error.setsAside { return setAside(feed, reason: error.message, now: now, dryRun: dryRun) }
-                var report = FeedReport(
-                    feedID: feed.feedID, url: feed.url,
-                    outcome: .failed(kind: error.kind == .newer ? .newerDatabase : .storage, message: error.description))
+                let event = FeedEvent.failed(
+                    kind: error.kind == .newer ? .newerDatabase : .storage, message: error.description, status: nil, retryAfter: nil)
+                var report = FeedReport(feedID: feed.feedID, url: feed.url, outcome: event.reportedOutcome ?? .unchanged)
                 report.notes = notes
+                // Recorded like any failure, and retried with backoff; a catalog that cannot record it retries next run.
+                _ = try? record(feed, after: event, now: now, dryRun: dryRun)
                 return report
             }
         }

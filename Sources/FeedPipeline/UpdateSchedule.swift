@@ -135,8 +135,9 @@ public enum UpdateSchedule {
     /// wrong.
     public static func isDue(_ feed: CatalogFeed, now: Int64, configuration: PipelineConfiguration) -> Bool {
         if feed.state.gone { return false }
+        // A wait Feedmill could have set (backoff, Retry-After) is honoured whatever else is wrong.
+        if isWaiting(feed, now: now, configuration: configuration) { return false }
         if clockAnomaly(feed, now: now, configuration: configuration) != nil { return true }
-        if let next = feed.state.nextAttempt, next > now { return false }
         guard let last = feed.lastUpdate else { return true }
         let age = now.saturatingSubtract(last)
         if age < Int64(interval(feed, configuration: configuration)) { return false }
@@ -149,9 +150,17 @@ public enum UpdateSchedule {
     /// at or before `now` means due now, as it does for times this clock cannot have written.
     public static func nextDue(_ feed: CatalogFeed, now: Int64, configuration: PipelineConfiguration) -> Int64? {
         if feed.state.gone { return nil }
+        if isWaiting(feed, now: now, configuration: configuration) { return feed.state.nextAttempt }
         if clockAnomaly(feed, now: now, configuration: configuration) != nil { return now }
         let byAge = feed.lastUpdate.map { $0.saturatingAdd(Int64(interval(feed, configuration: configuration))) } ?? 0
         return max(byAge, feed.state.nextAttempt ?? 0)
+    }
+
+    /// The feed waits out a backoff or a `Retry-After`: its next attempt lies ahead of `now`,
+    /// but no further than the longest wait Feedmill sets.
+    public static func isWaiting(_ feed: CatalogFeed, now: Int64, configuration: PipelineConfiguration) -> Bool {
+        guard let next = feed.state.nextAttempt, next > now else { return false }
+        return next.saturatingSubtract(now) <= configuration.longestWait
     }
 
     /// Why the feed's stored times cannot have been written by a clock that agrees with `now`,

@@ -8,12 +8,15 @@ extension Manifest {
     /// The first name that breaks the rules, described; `nil` when every name is the
     /// publisher's own.
     var misnamed: String? {
+        // Versions and generations are counted up by one per publication: anything past 2^53
+        // (where a client's JSON number stops being exact) was not written by a publisher.
+        guard (0...Self.largestCount).contains(generation) else { return "gives generation \(generation), not one a publisher counts to" }
         for feed in feeds {
             if let problem = feed.misnamed { return problem }
         }
         if let catalog {
             if catalog.name != "all_feeds.sqlite" { return Self.unexpected(catalog.name, "the catalog's name") }
-            if catalog.version < 1 || catalog.file != "all_feeds.v\(catalog.version).sqlite" {
+            if !Self.counted(catalog.version) || catalog.file != "all_feeds.v\(catalog.version).sqlite" {
                 return Self.unexpected(catalog.file, "the catalog's version \(catalog.version)")
             }
         }
@@ -24,6 +27,10 @@ extension Manifest {
         }
         return nil
     }
+
+    static let largestCount = 1 << 53
+
+    static func counted(_ version: Int) -> Bool { (1...largestCount).contains(version) }
 
     static func unexpected(_ name: String, _ role: String) -> String {
         "names \"\(name.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined())\" "
@@ -36,11 +43,11 @@ extension PublishedFeed {
         let id = feedID
         guard id >= 1 else { return Manifest.unexpected(name, "feed \(id)") }
         if name != "feed_\(id).sqlite" { return Manifest.unexpected(name, "feed \(id)'s name") }
-        if version < 1 || file != "feed_\(id).v\(version).sqlite" { return Manifest.unexpected(file, "feed \(id)'s version \(version)") }
-        for old in history where old.version < 1 || old.file != "feed_\(id).v\(old.version).sqlite" {
+        if !Manifest.counted(version) || file != "feed_\(id).v\(version).sqlite" { return Manifest.unexpected(file, "feed \(id)'s version \(version)") }
+        for old in history where !Manifest.counted(old.version) || old.file != "feed_\(id).v\(old.version).sqlite" {
             return Manifest.unexpected(old.file, "feed \(id)'s earlier version \(old.version)")
         }
-        for delta in deltas where delta.fromVersion < 1 || delta.file != "feed_\(id).v\(delta.fromVersion)-v\(version).delta.json" {
+        for delta in deltas where !Manifest.counted(delta.fromVersion) || delta.file != "feed_\(id).v\(delta.fromVersion)-v\(version).delta.json" {
             return Manifest.unexpected(delta.file, "feed \(id)'s delta from version \(delta.fromVersion)")
         }
         return nil

@@ -31,8 +31,32 @@ struct ManifestStore {
         var manifest: Manifest
         /// `--recover`: what was adopted and what was left alone.
         var recovery: [String] = []
-        /// Files whose bytes are not what the record says: left alone, and never written over.
+        /// Versioned files here the publication cannot vouch for: left alone, never removed.
         var leftAlone: Set<String> = []
+        /// The highest version any file here has, by snapshot (`feed_3`, `all_feeds`), when the
+        /// publication cannot vouch for them: new versions are numbered above, so none writes
+        /// over a file that is there and no client ever sees one version number twice.
+        var versionFloors: [String: Int] = [:]
+
+        /// A start that vouches for `manifest`'s files alone, in a directory holding `present`.
+        init(manifest: Manifest, recovery: [String] = [], present: Set<String>? = nil) {
+            self.manifest = manifest
+            self.recovery = recovery
+            guard let present else { return }
+            leftAlone = present.subtracting(manifest.files)
+            for name in present {
+                guard let (snapshot, version) = ManifestStore.version(of: name) else { continue }
+                versionFloors[snapshot] = max(versionFloors[snapshot] ?? 0, version)
+            }
+        }
+    }
+
+    /// `feed_3.v7.sqlite` → (`feed_3`, 7); `feed_3.v5-v7.delta.json` → (`feed_3`, 7).
+    static func version(of name: String) -> (snapshot: String, version: Int)? {
+        guard PublishedFiles.isPublisherName(name), let dot = name.range(of: ".v") else { return nil }
+        let snapshot = String(name[..<dot.lowerBound])
+        let numbers = name[dot.upperBound...].split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        return numbers.max().map { (snapshot, $0) }
     }
 
     func read(_ name: String) -> Reading {
@@ -61,7 +85,7 @@ struct ManifestStore {
         case .missing where !recover && !FileManager.default.fileExists(atPath: directory + "/" + Self.recordName):
             // Never published here (or before the record was kept): a first publication, which
             // writes no version under a name a file already has.
-            return Start(manifest: Manifest(), leftAlone: versionedFiles)
+            return Start(manifest: Manifest(), present: versionedFiles)
         case .missing where !recover:
             throw Self.lost(manifestPath, "is missing, but rss-publish has published here (its record \(Self.recordName) is here)")
         case .unusable(let reason) where !recover:
@@ -130,15 +154,13 @@ struct ManifestStore {
                 manifest: Manifest(),
                 recovery: ["\(Self.recordName) is missing or unusable: nothing adopted; the files here are left alone, "
                     + "and the publication starts anew beside them (a file at a stable name still stops it)"],
-                leftAlone: versionedFiles)
+                present: versionedFiles)
         }
         var start = Start(manifest: record)
         var digests: [String: String?] = [:]
         func matches(_ file: String, _ sha256: String) -> Bool {
             if digests[file] == nil { digests[file] = .some(Self.digest(directory + "/" + file)) }
-            let found = digests[file] ?? nil
-            if found != sha256, found != nil { start.leftAlone.insert(file) }
-            return found == sha256
+            return digests[file] == sha256
         }
         start.manifest.feeds = record.feeds.compactMap { feed in
             guard matches(feed.file, feed.sha256) else {
@@ -168,6 +190,8 @@ struct ManifestStore {
         }
         // Retired files carry no digest: they are not adopted, and so never removed.
         start.manifest.retiredFiles = nil
+        let recovery = start.recovery
+        start = Start(manifest: start.manifest, recovery: recovery, present: versionedFiles)
         let adopted = start.manifest.feeds.count + (start.manifest.catalog == nil ? 0 : 1)
         start.recovery.insert(
             "recovered generation \(record.generation) from \(Self.recordName): \(adopted) snapshot(s) and "

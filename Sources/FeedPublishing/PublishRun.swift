@@ -107,8 +107,8 @@ public struct PublishRun: Sendable {
         let written = WrittenFiles(directory: out, keeping: previous.files.union(start.leftAlone))
         var next = Manifest(generation: previous.generation)
         do throws(PipelineError) {
-            next.feeds = publishFeeds(feeds, previous: previous, only: only, avoiding: start.leftAlone, written: written, report: &report)
-            next.catalog = try publishCatalog(previous: previous.catalog, avoiding: start.leftAlone, written: written, report: &report)
+            next.feeds = publishFeeds(feeds, previous: previous, only: only, floors: start.versionFloors, written: written, report: &report)
+            next.catalog = try publishCatalog(previous: previous.catalog, floor: start.versionFloors["all_feeds"], written: written, report: &report)
             // A manifest that does not yet own every stable name (one written before stable names
             // existed, or a recovered one) is rewritten, so the next run knows the names are the publisher's.
             let unowned = !Set(StableNames.names(of: next)).isSubset(of: previous.stableFiles ?? [])
@@ -148,7 +148,7 @@ public struct PublishRun: Sendable {
     /// the report says which feed and why. A feed removed from the catalog while this runs
     /// (`rss-feeds remove` does not wait for a publication) is passed over without a word.
     private func publishFeeds(
-        _ feeds: [CatalogFeed], previous: Manifest, only: [Int64]?, avoiding leftAlone: Set<String>, written: WrittenFiles,
+        _ feeds: [CatalogFeed], previous: Manifest, only: [Int64]?, floors: [String: Int], written: WrittenFiles,
         report: inout PublishReport
     ) -> [PublishedFeed] {
         let out = configuration.outputDirectory
@@ -172,7 +172,8 @@ public struct PublishRun: Sendable {
                 }
                 // Clients must never get one feed's items under another's feedid.
                 if let mismatch = FeedDatabase.mismatch(at: source, for: feed.identity) { throw .storage(mismatch) }
-                var snapshot = try publishFeed(feed, source: source, earlier: earlier, avoiding: leftAlone, written: written, report: &report)
+                var snapshot = try publishFeed(
+                    feed, source: source, earlier: earlier, floor: floors["feed_\(feed.feedID)"], written: written, report: &report)
                 snapshot.lastUpdate = feed.lastUpdate
                 published.append(snapshot)
             } catch {
@@ -198,7 +199,7 @@ public struct PublishRun: Sendable {
     }
 
     private func publishFeed(
-        _ feed: CatalogFeed, source: String, earlier: PublishedFeed?, avoiding leftAlone: Set<String>, written: WrittenFiles,
+        _ feed: CatalogFeed, source: String, earlier: PublishedFeed?, floor: Int?, written: WrittenFiles,
         report: inout PublishReport
     ) throws(PipelineError) -> PublishedFeed {
         let out = configuration.outputDirectory
@@ -214,16 +215,15 @@ public struct PublishRun: Sendable {
             report.feedsUnchanged += 1
             return earlier
         }
-        var version = (earlier?.version ?? 0) + 1
-        // A file recovery could not vouch for keeps its name: a new version never writes over it.
-        while leftAlone.contains("feed_\(feed.feedID).v\(version).sqlite") { version += 1 }
+        // Above any version a file here has that the publication cannot vouch for (``ManifestStore``).
+        let version = max(earlier?.version ?? 0, floor ?? 0) + 1
         let name = FeedDatabase.fileName(feedID: feed.feedID)
         let file = "feed_\(feed.feedID).v\(version).sqlite"
         // What this feed writes goes again if the feed fails half-way (a delta cannot be written).
         let mark = written.mark()
         do {
-            written.add(file)
             let snapshot = try Snapshot.writeFeed(from: source, to: out + "/" + file)
+            written.add(file)
             // Earlier versions still on disk, newest first, each with a delta to this one.
             var history: [PublishedVersion] = []
             if let earlier {
@@ -246,8 +246,8 @@ public struct PublishRun: Sendable {
                     let delta = Delta(feedID: feed.feedID, from: old.version, to: version, old: items, new: current)
                     let deltaFile = "feed_\(feed.feedID).v\(old.version)-v\(version).delta.json"
                     let bytes = try deltaBytes(delta, path: out + "/" + deltaFile)
-                    written.add(deltaFile)
                     try StorageError.files { () throws(FileError) in try DurableFiles.write(bytes, to: out + "/" + deltaFile) }
+                    written.add(deltaFile)
                     deltas.append(PublishedDelta(fromVersion: old.version, file: deltaFile, sha256: SHA256.hexDigest(bytes), size: bytes.count))
                     deltaBytesWritten += bytes.count
                 }
@@ -275,7 +275,7 @@ public struct PublishRun: Sendable {
     }
 
     private func publishCatalog(
-        previous: PublishedCatalog?, avoiding leftAlone: Set<String>, written: WrittenFiles, report: inout PublishReport
+        previous: PublishedCatalog?, floor: Int?, written: WrittenFiles, report: inout PublishReport
     ) throws(PipelineError) -> PublishedCatalog {
         let out = configuration.outputDirectory
         let fingerprint: String
@@ -289,12 +289,11 @@ public struct PublishRun: Sendable {
         {
             return previous
         }
-        var version = (previous?.version ?? 0) + 1
-        while leftAlone.contains("all_feeds.v\(version).sqlite") { version += 1 }
+        let version = max(previous?.version ?? 0, floor ?? 0) + 1
         let file = "all_feeds.v\(version).sqlite"
         do {
-            written.add(file)
             let snapshot = try Snapshot.writeCatalog(from: catalog.readLocation, to: out + "/" + file)
+            written.add(file)
             report.filesWritten += 1
             report.bytesWritten += snapshot.size
             report.warnings += snapshot.problems.map { "\(Catalog.fileName): \($0); rss-update repairs it in the catalog" }

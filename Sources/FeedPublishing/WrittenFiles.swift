@@ -22,7 +22,8 @@ final class WrittenFiles {
         self.kept = kept
     }
 
-    /// Records a name before its file is written, so a write cut short is covered too.
+    /// Records a name once its file is written whole (a write cut short removes its own
+    /// temporary, and never leaves the final name): only a file this run wrote is ever taken back.
     func add(_ name: String) {
         if !kept.contains(name) { names.append(name) }
     }

@@ -334,12 +334,7 @@ public final class Catalog: @unchecked Sendable {
     static func feed(_ row: Row) -> CatalogFeed {
         var unreadable: [String] = []
         func read<Value: DatabaseValueConvertible>(_ index: Int, _ column: String) -> Value? {
-            switch StoredValue.read(row, index, as: Value.self) {
-            case .success(let value): return value
-            case .failure(let problem):
-                unreadable.append("\(column) holds \(problem.found)")
-                return nil
-            }
+            StoredValue.read(row, index, column, noting: &unreadable)
         }
         // An INTEGER PRIMARY KEY is always an integer.
         let feedID: Int64 = read(0, "feeds.feedid") ?? 0

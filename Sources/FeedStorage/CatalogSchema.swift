@@ -12,7 +12,7 @@ enum CatalogSchema {
     ]
 
     /// The migrations below, and the `user_version` this Feedmill writes in the catalog.
-    static let generation = SchemaGeneration(knownMigrations: Set(migrator().migrations), userVersion: 0)
+    static let generation = SchemaGeneration(knownMigrations: Set(migrator().migrations), userVersion: Snapshot.catalogSchemaVersion)
 
     static func migrator() -> DatabaseMigrator {
         var migrator = DatabaseMigrator()

@@ -7,7 +7,8 @@ import GRDB
 /// such a value as absent instead (``Catalog/feed(_:)``) and say so.
 ///
 /// Each wrong value becomes what a feed without it has: validators, errors and times NULL,
-/// counters 0, flags their default; a BLOB holding text is read as that text; a retention
+/// counters 0, flags their default (a number other than 0 is true, as it reads); a
+/// BLOB holding text is read as that text; a retention
 /// limit outside ``Retention/itemLimits`` or ``Retention/dayLimits`` is unset (the run's
 /// limits apply). A client-table row whose feedid is not an integer belongs to no feed and is
 /// removed; a `feeds` row never is.
@@ -21,15 +22,20 @@ enum CatalogValues {
     }
 
     private static func counter(_ name: String, default value: Int) -> ValueRules.Column {
-        .init(name, .integer, also: "\(name) < 0", replacedBy: "\(value)")
+        .init(name, .integer, also: "\(name) < 0", expected: "an integer of 0 or more", replacedBy: "\(value)")
     }
 
+    /// A flag: any other number but 0 is true, as readers take it (C's rule); anything else its default.
     private static func flag(_ name: String, default value: Int) -> ValueRules.Column {
-        .init(name, .integer, also: "\(name) NOT IN (0, 1)", replacedBy: "\(value)")
+        .init(
+            name, .integer, also: "\(name) NOT IN (0, 1)", expected: "0 or 1",
+            replacedBy: "CASE WHEN typeof(\(name)) IN ('integer', 'real') AND \(name) <> 0 THEN 1 ELSE \(value) END")
     }
 
     private static func limit(_ name: String, _ range: ClosedRange<Int>) -> ValueRules.Column {
-        .init(name, .optionalInteger, also: "\(name) NOT BETWEEN \(range.lowerBound) AND \(range.upperBound)", replacedBy: "NULL")
+        .init(
+            name, .optionalInteger, also: "\(name) NOT BETWEEN \(range.lowerBound) AND \(range.upperBound)",
+            expected: "an integer from \(range.lowerBound) to \(range.upperBound), or NULL", replacedBy: "NULL")
     }
 
     static let rules: [ValueRules] = [

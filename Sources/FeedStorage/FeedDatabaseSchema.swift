@@ -114,7 +114,8 @@ enum FeedDatabaseSchema {
     static let currentIdentifier = "feed-schema-merged-1"
 
     /// What this Feedmill may find recorded in a feed database, and the `user_version` it writes.
-    static let generation = SchemaGeneration(knownMigrations: Set(steps.map(\.identifier) + [currentIdentifier]), userVersion: 0)
+    static let generation = SchemaGeneration(
+        knownMigrations: Set(steps.map(\.identifier) + [currentIdentifier]), userVersion: Snapshot.feedSchemaVersion)
 
     /// Puts back what the migrations added and something later took away (a column dropped by
     /// hand, the index, the stamp's table), so that a file whose bookkeeping says "migrated"

@@ -30,25 +30,37 @@ public final class FeedUpsert {
             return try ItemValues.nextChangeSequence(db, renumbering: writes)
         }
         guard !retention.keepsEverything else { return }
-        // Retention reads every row's dates: a wrongly typed one is repaired first (in this
-        // transaction), so one value written by hand cannot stop the feed, or the run.
-        let (repairs, ages) = try database.access("reading items") { db in
-            let repairs = writes
+        // Retention reads every row's dates. The same scan sees whether any row holds a wrongly
+        // typed value; if one does, it is repaired (in this transaction) and the rows read again,
+        // so one value written by hand cannot stop the feed, or the run.
+        let (ages, wrong) = try readAges()
+        self.ages = ages
+        guard wrong else { return }
+        summary.repairs += try database.access("reading items") { db in
+            writes
                 ? try ItemValues.repair(db, now: now, changeSequence: changeSequence).lines
                 : try ItemValues.problems(db).map { "would repair \($0)" }
+        }
+        if writes { self.ages = try readAges().0 }
+    }
+
+    /// Every row's id and dates, and whether any row holds a wrongly typed value. Dates are read
+    /// as they are: in a preview nothing is repaired, and an unreadable date ranks as 1970.
+    private func readAges() throws(StorageError) -> ([(id: String, pubdate: Int64, firstSeen: Int64)], wrong: Bool) {
+        try database.access("reading items") { db in
             var ages: [(id: String, pubdate: Int64, firstSeen: Int64)] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, pubdate_unix_time, first_seen_unix_time FROM items")
+            var wrong = false
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT id, pubdate_unix_time, first_seen_unix_time, \(ItemValues.rules.anyWrong) FROM items")
             while let row = try rows.next() {
-                // Read as they are: a preview repairs nothing, and an unreadable date ranks as 1970.
+                if StoredValue.raw(row, 3) == true.databaseValue { wrong = true }
                 guard case .success(let id?) = StoredValue.read(row, 0, as: String.self) else { continue }
                 let pubdate = (try? StoredValue.read(row, 1, as: Int64.self).get()) ?? nil
                 let firstSeen = (try? StoredValue.read(row, 2, as: Int64.self).get()) ?? nil
                 ages.append((id, pubdate ?? 0, firstSeen ?? 0))
             }
-            return (repairs, ages)
+            return (ages, wrong)
         }
-        summary.repairs += repairs
-        self.ages = ages
     }
 
     deinit { cancel() }

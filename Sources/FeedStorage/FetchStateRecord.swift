@@ -105,12 +105,7 @@ struct FetchStateRecord: Encodable, PersistableRecord {
         var problems: [String] = []
         func next<Value: DatabaseValueConvertible>() -> Value? {
             defer { column += 1 }
-            switch StoredValue.read(row, column, as: Value.self) {
-            case .success(let value): return value
-            case .failure(let problem):
-                problems.append("fetch_state.\(Self.joinedColumns[column - first].rawValue) holds \(problem.found)")
-                return nil
-            }
+            return StoredValue.read(row, column, "fetch_state." + Self.joinedColumns[column - first].rawValue, noting: &problems)
         }
         feedid = feedID
         originURL = next()

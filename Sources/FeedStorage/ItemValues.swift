@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The type every column of `items` holds, checked and repaired in one place.
@@ -14,12 +15,13 @@ enum ItemValues {
     /// that field gets: NULL, or for the publication date the first-seen time, as for an
     /// undated entry. A repaired row loses its content hash, so an entry the feed still lists
     /// is written again whole at its next fetch, and takes a new change number, so the next
-    /// publication has it. An item whose id, cast to text, becomes another item's is removed:
-    /// the two cannot be told apart.
+    /// publication has it. An item whose id, made text, becomes another item's is removed: the
+    /// two cannot be told apart.
     static let rules = ValueRules(
         table: "items", key: "id", keyWord: "item",
         columns: [
-            .init("id", .text, replacedBy: "CAST(id AS TEXT)"),
+            // Repaired before the other columns (``repairIDs(_:)``), where Swift can tell valid text.
+            .init("id", .text, also: "instr(id, char(0)) > 0", replacedBy: "id"),
             .init("title", .text, replacedBy: "IFNULL(CAST(title AS TEXT), '')"),
             .init("summary", .text, replacedBy: "IFNULL(CAST(summary AS TEXT), '')"),
             .init(
@@ -59,8 +61,28 @@ enum ItemValues {
     /// Repairs every wrong value inside the caller's transaction; repaired rows get
     /// `changeSequence`, and undated ones `now`.
     static func repair(_ db: Database, now: Int64, changeSequence: Int64) throws -> Repair {
-        let (found, removed) = try rules.repair(db, arguments: ["now": now, "seq": changeSequence])
+        let found = try problems(db)
+        guard !found.isEmpty else { return Repair() }
+        try repairIDs(db)
+        let (_, removed) = try rules.repair(db, arguments: ["now": now, "seq": changeSequence])
         return Repair(found: found, removedItems: removed)
+    }
+
+    /// An id that is a BLOB, or text holding a NUL (which SQLite keeps, and GRDB and clients
+    /// read only up to the NUL, so that two such ids read alike), becomes the text its bytes
+    /// hold when they are valid UTF-8 without NUL, else `urn:feedmill:repaired-id:` and their
+    /// hex: always an id of its own. One that would become another item's is left for the
+    /// rules' removal.
+    private static func repairIDs(_ db: Database) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT rowid, CAST(id AS BLOB) FROM items WHERE typeof(id) <> 'text' OR instr(id, char(0)) > 0")
+        for row in rows {
+            guard case .int64(let rowid) = StoredValue.raw(row, 0).storage else { continue }
+            let bytes: [UInt8]
+            if case .blob(let data) = StoredValue.raw(row, 1).storage { bytes = [UInt8](data) } else { bytes = [] }
+            let text = String(validating: bytes, as: UTF8.self).flatMap { $0.isEmpty || $0.utf8.contains(0) ? nil : $0 }
+            let id = text ?? "urn:feedmill:repaired-id:" + bytes.map { String(format: "%02x", $0) }.joined()
+            try db.execute(sql: "UPDATE OR IGNORE items SET id = ? WHERE rowid = ?", arguments: [id, rowid])
+        }
     }
 
     /// The highest change number, among numbers only: a wrongly typed `change_seq` (text and

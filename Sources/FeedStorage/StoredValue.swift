@@ -86,6 +86,19 @@ public enum StoredValue {
         }
     }
 
+    /// The value at `index` as `Value`, or `nil` when it cannot be one, then said in `problems`
+    /// (`fetch_state.etag holds a 2-byte BLOB`): how readers that carry on read a row.
+    public static func read<Value: DatabaseValueConvertible>(
+        _ row: Row, _ index: Int, _ column: String, noting problems: inout [String]
+    ) -> Value? {
+        switch read(row, index, as: Value.self) {
+        case .success(let value): return value
+        case .failure(let problem):
+            problems.append("\(column) holds \(problem.found)")
+            return nil
+        }
+    }
+
     /// A value that did not convert, described for a person.
     public struct Unreadable: Error, Sendable, Equatable {
         public var found: String

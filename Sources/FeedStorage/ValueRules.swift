@@ -11,21 +11,25 @@ struct ValueRules {
         let wrong: String
         /// `name = …` for a row being repaired, over the row's old values.
         let assignment: String
+        /// What the column holds, for a person: `an integer`, `0 or 1`.
+        let expected: String
 
-        /// A wrong value (of another type, or failing `also`) becomes `replacement`; a right one stays.
-        init(_ name: String, _ kind: StoredValue.Kind, also: String? = nil, replacedBy replacement: String) {
+        /// A wrong value (of another type, or failing `also`, described by `expected`) becomes
+        /// `replacement`; a right one stays.
+        init(_ name: String, _ kind: StoredValue.Kind, also: String? = nil, expected: String? = nil, replacedBy replacement: String) {
             let wrong = kind.mismatch(name) + (also.map { " OR (\($0))" } ?? "")
-            self.init(name, kind, wrong: wrong, assignment: "CASE WHEN \(wrong) THEN \(replacement) ELSE \(name) END")
+            self.init(name, kind, wrong: wrong, assignment: "CASE WHEN \(wrong) THEN \(replacement) ELSE \(name) END", expected: expected)
         }
 
         /// A column whose repair is `assignment` on every repaired row, whatever it holds.
         init(_ name: String, _ kind: StoredValue.Kind, assignment: String) {
-            self.init(name, kind, wrong: kind.mismatch(name), assignment: assignment)
+            self.init(name, kind, wrong: kind.mismatch(name), assignment: assignment, expected: nil)
         }
 
-        private init(_ name: String, _ kind: StoredValue.Kind, wrong: String, assignment: String) {
+        private init(_ name: String, _ kind: StoredValue.Kind, wrong: String, assignment: String, expected: String?) {
             (self.name, self.kind, self.wrong) = (name, kind, wrong)
             self.assignment = "\(name) = " + assignment
+            self.expected = expected ?? kind.expected
         }
     }
 
@@ -52,7 +56,7 @@ struct ValueRules {
             let name = keyWord + " " + (keyValue.storage.isText ? "'\(String.fromDatabaseValue(keyValue) ?? "")'" : keyDescription(keyValue))
             for (index, column) in columns.enumerated() where StoredValue.raw(row, 1 + columns.count + index) == true.databaseValue {
                 let value = StoredValue.raw(row, 1 + index)
-                found.append(WrongValue(table: table, column: column.name, row: name, found: StoredValue.describe(value), expected: column.kind.expected))
+                found.append(WrongValue(table: table, column: column.name, row: name, found: StoredValue.describe(value), expected: column.expected))
             }
         }
         return found

@@ -29,6 +29,7 @@ struct ClockTests {
         (1_690_000_000, nil, Int.max, true, false),  // a hint of forever is a day at most
         (1_699_990_000, 1_700_086_000, nil, false, false),  // a real backoff (a day ahead): waited out
         (1_700_000_100, nil, nil, true, true),  // 100 s ahead of the clock
+        (1_700_000_100, 1_700_003_600, nil, false, true),  // ahead, but waiting out a real backoff: the wait is honoured
     ] as [(Int64?, Int64?, Int?, Bool, Bool)])
     func schedulingSaturates(lastUpdate: Int64?, nextAttempt: Int64?, hint: Int?, due: Bool, anomaly: Bool) {
         let subject = feed(lastUpdate: lastUpdate, nextAttempt: nextAttempt, hint: hint)
@@ -72,6 +73,20 @@ struct ClockTests {
         let result = try run.update.runCapturing(["--now", "\(real)"] + run.options)
         #expect(result.status == 0 && result.stdout.contains("1 feed(s)"), "\(result.stdout)")
         #expect(result.stdout.contains("further ahead than any wait Feedmill sets"), "\(result.stdout)")
+    }
+
+    @Test func countersAtTheLargestIntegerNeitherTrapNorStopBackoff() throws {
+        let run = try BinaryRun(feeds: 2)
+        #expect(try run.createAll().status == 0)
+        // Feed 2's URL now fails; its counters were written at the largest integer by hand.
+        try tamper(run.data + "/all_feeds.sqlite", """
+            UPDATE feeds SET url = url || '-gone' WHERE feedid = 2;
+            UPDATE fetch_state SET consecutive_errors = 9223372036854775807, redirect_sightings = 9223372036854775807 WHERE feedid = 2;
+            """)
+        let result = try run.updateAll()
+        #expect(result.status == 1, "a failure, not a trap: \(result.stderr)")
+        #expect(try sqlite(run.data + "/all_feeds.sqlite", "SELECT consecutive_errors, next_attempt_unix_time IS NOT NULL FROM fetch_state WHERE feedid = 2")
+            == [["9223372036854775807", "1"]])
     }
 
     @Test(arguments: [["--now", "9223372036854775807"], ["--now", "253402300800"], ["--now", "-1"]])

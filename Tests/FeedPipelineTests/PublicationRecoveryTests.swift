@@ -75,6 +75,60 @@ struct PublicationRecoveryTests {
         #expect(try run.publishAll().status == 0)
     }
 
+    @Test func recoveringNeverWritesOverAVersionItCannotVouchForNorCountsBack() throws {
+        let run = try BinaryRun(feeds: 2)
+        #expect(try run.createAll().status == 0)
+        #expect(try run.publishAll().status == 0)
+        try FeedDatabase(path: run.data + "/feed_1.sqlite").upsert([entry("second")], now: 9_000)
+        #expect(try run.publishAll().status == 0)
+        // Feed 1's current snapshot (v2) damaged, its v1 still what was published; the manifest lost.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: run.out + "/feed_1.v2.sqlite"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("tail".utf8))
+        try handle.close()
+        let v1 = try Data(contentsOf: URL(fileURLWithPath: run.out + "/feed_1.v1.sqlite"))
+        try FileManager.default.removeItem(atPath: run.out + "/manifest.json")
+        try FileManager.default.removeItem(atPath: run.out + "/feed_1.sqlite")
+        let recovered = try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out, "--recover"])
+        #expect(recovered.status == 0, "\(recovered.stderr)")
+        #expect(recovered.stderr.contains("feed 1: feed_1.v2.sqlite is not what was published"), "\(recovered.stderr)")
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: run.out + "/manifest.json")))
+        #expect(manifest.feeds.first { $0.feedID == 1 }?.version == 3, "above every version a file here has")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: run.out + "/feed_1.v1.sqlite")) == v1, "never written over")
+        #expect(FileManager.default.fileExists(atPath: run.out + "/feed_1.v2.sqlite"), "left alone, never removed")
+    }
+
+    @Test func aManifestCountingPastWhatAPublisherCountsIsNotUsed() throws {
+        let run = try BinaryRun(feeds: 1)
+        #expect(try run.createAll().status == 0)
+        #expect(try run.publishAll().status == 0)
+        let path = run.out + "/manifest.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: #""generation" : 1"#, with: #""generation" : 9223372036854775807"#)
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("9223372036854775807"))
+        let result = try run.publishAll()
+        #expect(result.status == 70 && result.stderr.contains("not one a publisher counts to"), "\(result.stderr)")
+    }
+
+    @Test func aFeedRefusedForAWrongValueLeavesAFileAtItsNextVersionAlone() throws {
+        let harness = try Harness()
+        try harness.add(["https://a.example/f"])
+        try FeedDatabase(path: harness.databasePath(1)).upsert([entry("e1")], now: 5_000)
+        let out = try TemporaryDirectory()
+        var configuration = PublishConfiguration()
+        configuration.outputDirectory = out.url.path
+        let publisher = PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog)
+        _ = try publisher.run()
+        // Left by a publication killed before its manifest, say.
+        let leftover = try out.write("feed_1.v2.sqlite", "left over")
+        try FeedDatabase(path: harness.databasePath(1)).upsert([entry("e2")], now: 6_000)
+        try tamper(harness.databasePath(1), "UPDATE items SET title = X'00' WHERE id = 'e2'")
+        let report = try publisher.run()
+        #expect(report.failures.map(\.feedID) == [1])
+        #expect(try String(contentsOfFile: leftover, encoding: .utf8) == "left over", "this run did not write it, so it does not take it back")
+    }
+
     @Test func aPublicationThatFailsTakesBackWhatItWroteAndTheNextOneSucceeds() throws {
         let harness = try Harness()
         try harness.add(["https://a.example/f", "https://b.example/f", "https://c.example/f"])
@@ -116,11 +170,8 @@ struct PublicationRecoveryTests {
         #expect(manifest.feeds.first?.file == "feed_1.v1.sqlite")
     }
 
-    @Test func aPublicationOnAFullFileSystemLeavesNothingBehind() throws {
-        guard SmallFileSystem.available else {
-            print("skipped: mounting a tmpfs is not allowed here (needs root)")
-            return
-        }
+    @Test(.enabled(if: SmallFileSystem.available, "mounting a tmpfs needs root"))
+    func aPublicationOnAFullFileSystemLeavesNothingBehind() throws {
         let harness = try Harness()
         try harness.add(["https://a.example/f", "https://b.example/f", "https://c.example/f"])
         for id in 1...3 {
@@ -151,7 +202,7 @@ struct PublicationRecoveryTests {
 
     @Test func feedsRemovedWhilePublishingArePassedOverWithoutAWord() throws {
         let harness = try Harness()
-        let count = 30
+        let count = 40
         try harness.add((1...count).map { "https://f\($0).example/feed" })
         for id in 1...count {
             try FeedDatabase(path: harness.databasePath(Int64(id)), identity: try harness.feed(Int64(id)).identity)
@@ -161,11 +212,14 @@ struct PublicationRecoveryTests {
         var configuration = PublishConfiguration()
         configuration.outputDirectory = out.url.path
         let publisher = PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog)
+        // A removal caught half-way, as a publication can see it: the feed's rows are gone and
+        // its file is not (yet) a database a publisher can read.
         let done = Locked(false)
         let remover = Thread {
             for id in stride(from: count, to: 0, by: -1) {
-                _ = try? FeedManagement.remove(Int64(id), catalog: harness.catalog, configuration: harness.configuration)
-                usleep(2_000)
+                _ = try? harness.catalog.remove(feedID: Int64(id))
+                try? Data("half removed".utf8).write(to: URL(fileURLWithPath: harness.databasePath(Int64(id))))
+                usleep(1_000)
             }
             done.set(true)
         }
