@@ -115,10 +115,7 @@ struct PublicationRecoveryTests {
         let harness = try Harness()
         try harness.add(["https://a.example/f"])
         try FeedDatabase(path: harness.databasePath(1)).upsert([entry("e1")], now: 5_000)
-        let out = try TemporaryDirectory()
-        var configuration = PublishConfiguration()
-        configuration.outputDirectory = out.url.path
-        let publisher = PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog)
+        let (publisher, out) = try makePublisher(for: harness)
         _ = try publisher.run()
         // Left by a publication killed before its manifest, say.
         let leftover = try out.write("feed_1.v2.sqlite", "left over")
@@ -133,10 +130,7 @@ struct PublicationRecoveryTests {
         let harness = try Harness()
         try harness.add(["https://a.example/f", "https://b.example/f", "https://c.example/f"])
         for id in 1...3 { try FeedDatabase(path: harness.databasePath(Int64(id))).upsert([entry("e\(id)")], now: 5_000) }
-        let out = try TemporaryDirectory()
-        var configuration = PublishConfiguration()
-        configuration.outputDirectory = out.url.path
-        let publisher = PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog)
+        let (publisher, out) = try makePublisher(for: harness)
         _ = try publisher.run()
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: out.url.path))
         for id in 1...3 { try FeedDatabase(path: harness.databasePath(Int64(id))).upsert([entry("n\(id)")], now: 6_000) }
@@ -155,10 +149,7 @@ struct PublicationRecoveryTests {
         let harness = try Harness()
         try harness.add(["https://a.example/f"])
         try FeedDatabase(path: harness.databasePath(1)).upsert([entry("e1")], now: 5_000)
-        let out = try TemporaryDirectory()
-        var configuration = PublishConfiguration()
-        configuration.outputDirectory = out.url.path
-        let publisher = PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog)
+        let (publisher, out) = try makePublisher(for: harness)
         _ = try publisher.run()
         try FeedDatabase(path: harness.databasePath(1)).upsert([entry("e2")], now: 6_000)
         let blocker = out.url.path + "/feed_1.v1-v2.delta.json.tmp-\(getpid())"
@@ -208,10 +199,7 @@ struct PublicationRecoveryTests {
             try FeedDatabase(path: harness.databasePath(Int64(id)), identity: try harness.feed(Int64(id)).identity)
                 .upsert((0..<20).map { entry("e\(id)-\($0)") }, now: 5_000)
         }
-        let out = try TemporaryDirectory()
-        var configuration = PublishConfiguration()
-        configuration.outputDirectory = out.url.path
-        let publisher = PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog)
+        let (publisher, out) = try makePublisher(for: harness)
         // A removal caught half-way, as a publication can see it: the feed's rows are gone and
         // its file is not (yet) a database a publisher can read.
         let done = Locked(false)
@@ -239,14 +227,20 @@ struct PublicationRecoveryTests {
         // Stored before normalisation bounded dates (or by hand): year 9999.
         try FeedDatabase(path: harness.databasePath(1), identity: try harness.feed(1).identity).upsert(
             [entry("old", title: "Ordinary", pubdate: 1_699_000_000), entry("far", title: "From 9999", pubdate: 253_402_300_799)], now: 1_700_000_000)
-        let out = try TemporaryDirectory()
-        var configuration = PublishConfiguration()
-        configuration.outputDirectory = out.url.path
-        _ = try PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog).run()
+        let (publisher, out) = try makePublisher(for: harness)
+        _ = try publisher.run()
         let atom = try String(contentsOfFile: out.url.path + "/atom.xml", encoding: .utf8)
         #expect(atom.contains("Ordinary") && !atom.contains("From 9999"), "\(atom)")
         #expect(!(try String(contentsOfFile: out.url.path + "/index.html", encoding: .utf8)).contains("From 9999"))
     }
+}
+
+/// A publication of the harness's data directory into a new temporary directory.
+func makePublisher(for harness: Harness) throws -> (PublishRun, TemporaryDirectory) {
+    let out = try TemporaryDirectory()
+    var configuration = PublishConfiguration()
+    configuration.outputDirectory = out.url.path
+    return (PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog), out)
 }
 
 /// A value shared between a test and a thread it starts.

@@ -30,4 +30,17 @@ enum LoopbackListener {
         }
         return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
+
+    /// Accepts connections on `listener` while `running` says so, serving each on a thread of
+    /// its own; returns when the listener is closed.
+    static func acceptLoop(_ listener: Int32, running: () -> Bool, serve: @escaping @Sendable (Int32) -> Void) {
+        while running() {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            Thread { serve(connection) }.start()
+        }
+    }
 }

@@ -50,14 +50,7 @@ public final class RawTestServer: @unchecked Sendable {
         }
 
         func acceptLoop() {
-            while lock.withLock({ running }) {
-                let connection = accept(listener, nil, nil)
-                guard connection >= 0 else {
-                    if errno == EINTR { continue }
-                    return
-                }
-                Thread { self.serve(connection) }.start()
-            }
+            LoopbackListener.acceptLoop(listener, running: { lock.withLock { running } }) { self.serve($0) }
         }
 
         /// Reads the request's head, writes the answer in one go, and closes.

@@ -123,15 +123,7 @@ private final class Connections: @unchecked Sendable {
     }
 
     func acceptLoop() {
-        while lock.withLock({ running }) {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else {
-                if errno == EINTR { continue }
-                return
-            }
-            let thread = Thread { self.serve(connection) }
-            thread.start()
-        }
+        LoopbackListener.acceptLoop(listener, running: { lock.withLock { running } }) { self.serve($0) }
     }
 
     /// Serves requests on one connection until the client closes it, a response must be
