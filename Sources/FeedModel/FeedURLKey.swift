@@ -8,6 +8,14 @@ import FeedBasics
 /// The key is for comparing only: the URL is stored and fetched as the operator wrote it.
 public enum FeedURLKey {
     public static func key(_ url: String) -> String {
+        // Most URLs are written in their normal form already: found so in one pass over the
+        // bytes, the URL is its own key, and nothing is built (an update run keys every feed
+        // of the catalog to find the same feed listed twice: 1.6 s a million feeds, built).
+        isNormal(url) ? url : normalized(url)
+    }
+
+    /// The normal form, built.
+    static func normalized(_ url: String) -> String {
         var rest = Substring(url.trimmingASCIIWhitespace())
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
         guard let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") else { return String(rest) }
@@ -30,6 +38,40 @@ public enum FeedURLKey {
         var path = normalizedPercentEncoding(pathAndQuery)
         if path.isEmpty || path.hasPrefix("?") { path = "/" + path }
         return scheme + "://" + userInfo + host + path
+    }
+
+    /// Whether ``key(_:)`` would give `url` back unchanged: a lower-case `http://` or `https://`,
+    /// a host of lower-case letters, digits, `.`, `-` and `_`, perhaps a port of digits that is
+    /// not the scheme's default, then a path (not empty), and no `%`, `#` or white space
+    /// anywhere. Anything else (user information, an IPv6 literal, upper case) is `false`,
+    /// which only costs the full way.
+    static func isNormal(_ url: String) -> Bool {
+        let bytes = Array(url.utf8)
+        let isHTTPS = bytes.starts(with: "https://".utf8)
+        guard isHTTPS || bytes.starts(with: "http://".utf8) else { return false }
+        var index = isHTTPS ? 8 : 7
+        let hostStart = index
+        while index < bytes.count, isHostByte(bytes[index]) { index += 1 }
+        guard index > hostStart, index < bytes.count else { return false }
+        if bytes[index] == UInt8(ascii: ":") {
+            let portStart = index + 1
+            index = portStart
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            let port = bytes[portStart..<index]
+            guard !port.isEmpty, !port.elementsEqual((isHTTPS ? "443" : "80").utf8) else { return false }
+        }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "/") else { return false }
+        return !bytes[index...].contains { $0 <= 0x20 || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "#") }
+    }
+
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"),
+            UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
     }
 
     private static func normalizedPercentEncoding(_ text: Substring) -> String {
