@@ -66,11 +66,12 @@ public final class UpdateRun: Sendable {
     }
 
     /// The feeds to fetch (``UpdateSchedule/Plan``: a feedid and a host each, not the feeds'
-    /// records), and the collector their reports go to. The catalog is read one row at a time
-    /// to choose; each feed's record is read again, and its file checked, by the worker that
-    /// runs it (``update(_:fetch:now:dryRun:permits:)``). Checked here, one after the other,
-    /// the files kept the first transfer of a run over 20,000 feeds waiting 0.9-1.3 s, and
-    /// 3.4-4.1 s when they were not in the page cache.
+    /// records), the collector their reports go to, and the feeds listed twice (``DuplicateURLs``).
+    /// The catalog is read one row at a time to choose; each feed's record is read again, and
+    /// its file checked, by the worker that runs it
+    /// (``update(_:fetch:now:dryRun:checksValues:permits:)``). Checked here, one after the
+    /// other, the files kept the first transfer of a run over 20,000 feeds waiting 0.9-1.3 s,
+    /// and 3.4-4.1 s when they were not in the page cache.
     private func choose(
         _ selection: FeedSelection, now: Int64
     ) throws(PipelineError) -> (UpdateSchedule.Plan, ReportCollector, duplicates: [Int64: Int64]) {

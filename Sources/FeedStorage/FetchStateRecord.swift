@@ -88,7 +88,7 @@ struct FetchStateRecord: Encodable, PersistableRecord {
         skipDays = state.skipDays.joined(separator: ",")
     }
 
-    /// The columns ``init(joined:at:)`` reads, in its order.
+    /// The columns ``init(joined:feedID:at:unreadable:)`` reads, in its order.
     static let joinedColumns: [CodingKeys] = [
         .originURL, .siteLink, .category, .opmlTitle, .inOPML, .etag, .lastModified, .bodyHash, .lastStatus,
         .lastErrorKind, .lastError, .consecutiveErrors, .lastAttempt, .lastSuccess, .nextAttempt, .redirectTarget,
