@@ -165,7 +165,6 @@ final class FeedIngest: FetchBodyConsumer {
     /// failure is the feed's.
     private static func event(for error: StorageError, status: Int?) -> FeedEvent {
         if error.setsAside { return .databaseSetAside(message: error.message) }
-        let kind: FailureKind = error.kind == .newer ? .newerDatabase : .storage
-        return .failed(kind: kind, message: error.description, status: status, retryAfter: nil)
+        return .failed(kind: error.failureKind, message: error.description, status: status, retryAfter: nil)
     }
 }

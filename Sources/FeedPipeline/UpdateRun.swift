@@ -171,8 +171,7 @@ public final class UpdateRun: Sendable {
                 notes += (database.repairs + (try database.repairValues(now: now, writes: !dryRun))).map { "\(path): \($0)" }
             } catch {
                 if error.setsAside { return setAside(feed, reason: error.message, now: now, dryRun: dryRun) }
-                let event = FeedEvent.failed(
-                    kind: error.kind == .newer ? .newerDatabase : .storage, message: error.description, status: nil, retryAfter: nil)
+                let event = FeedEvent.failed(kind: error.failureKind, message: error.description, status: nil, retryAfter: nil)
                 var report = FeedReport(feedID: feed.feedID, url: feed.url, outcome: event.reportedOutcome ?? .unchanged)
                 report.notes = notes
                 // Recorded like any failure, and retried with backoff; a catalog that cannot record it retries next run.
@@ -213,8 +212,10 @@ public final class UpdateRun: Sendable {
                 event = stored.event
                 if let outcome = stored.outcome { report.outcome = outcome }
                 // Repairs made while the feed was stored (retention reads every row's values).
-                if case .updated(let summary) = stored.outcome { report.notes += summary.repairs.map { "\(path): \($0)" } }
-                if case .wouldUpdate(let summary) = stored.outcome { report.notes += summary.repairs.map { "\(path): \($0)" } }
+                switch stored.outcome {
+                case .updated(let summary)?, .wouldUpdate(let summary)?: report.notes += summary.repairs.map { "\(path): \($0)" }
+                default: break
+                }
             }
         }
         if case .databaseSetAside(let reason) = event {

@@ -27,10 +27,8 @@ enum ClientRows {
                     continue
                 }
                 let optional = column.kind == .optionalText || column.kind == .optionalInteger
-                let key = StoredValue.describe(StoredValue.raw(row, 0))
-                problems.append(
-                    "\(table.name).\(column.name) of the row with feedid \(key) holds \(StoredValue.describe(value)), not "
-                        + column.kind.expected + (optional ? ": published as NULL" : ": the row is left out"))
+                let wrong = WrongValue(row, index, table: table.name, column: column.name, keyWord: "feed", expected: column.kind.expected)
+                problems.append("\(wrong)" + (optional ? ": published as NULL" : ": the row is left out"))
                 values.append(.null)
                 keep = keep && optional
             }

@@ -100,23 +100,21 @@ public enum Snapshot {
     /// ``itemColumns`` order) that are not of their column's type.
     private static func refuseWrongValues(_ rows: [Row], source: String) throws {
         let kinds = itemColumns.map { name in ItemValues.rules.columns.first { $0.name == name }?.kind }
-        var found: [String] = []
+        var found: [WrongValue] = []
         var count = 0
         for row in rows {
             for (index, kind) in kinds.enumerated() {
-                let value = StoredValue.raw(row, index)
-                guard let kind, !kind.accepts(value) else { continue }
+                guard let kind, !kind.accepts(StoredValue.raw(row, index)) else { continue }
                 count += 1
-                guard found.count < 3 else { continue }
-                let id = StoredValue.raw(row, 0)
-                let item = String.fromDatabaseValue(id).map { "'\($0)'" } ?? StoredValue.describe(id)
-                found.append("items.\(itemColumns[index]) of item \(item) holds \(StoredValue.describe(value)), not \(kind.expected)")
+                if found.count < 3 {
+                    found.append(WrongValue(row, index, table: "items", column: itemColumns[index], keyWord: "item", expected: kind.expected))
+                }
             }
         }
         guard count > 0 else { return }
         throw StorageError(
             path: source,
-            message: "holds \(count) value(s) of the wrong type: " + found.joined(separator: "; ") + (count > found.count ? "; …" : ""),
+            message: "holds \(count) value(s) of the wrong type: " + found.map(\.description).joined(separator: "; ") + (count > found.count ? "; …" : ""),
             kind: .wrongValues)
     }
 

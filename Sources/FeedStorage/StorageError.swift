@@ -1,4 +1,5 @@
 import FeedBasics
+import FeedModel
 import GRDB
 
 /// Why a database could not be opened, migrated or written. One line a person understands,
@@ -21,6 +22,9 @@ public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable 
 
     /// Set aside and refetched by the update (renamed, never deleted).
     public var setsAside: Bool { kind == .damaged || kind == .foreign }
+
+    /// The feed's failure kind when it is not set aside: a newer database is said as such.
+    public var failureKind: FailureKind { kind == .newer ? .newerDatabase : .storage }
 
     public var path: String
     public var message: String

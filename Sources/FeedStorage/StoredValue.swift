@@ -16,6 +16,24 @@ public struct WrongValue: Sendable, Equatable, CustomStringConvertible {
     public var expected: String
 
     public var description: String { "\(table).\(column) of \(row) holds \(found), not \(expected)" }
+
+    public init(table: String, column: String, row: String, found: String, expected: String) {
+        (self.table, self.column, self.row, self.found, self.expected) = (table, column, row, found, expected)
+    }
+
+    /// The value at `index` of `row`, found wrong; the row named by its key (the first column)
+    /// after `keyWord`: `item 'a1'`, `feed 3`.
+    init(_ row: Row, _ index: Int, table: String, column: String, keyWord: String, expected: String) {
+        let value = StoredValue.raw(row, index)
+        let key = StoredValue.raw(row, 0)
+        let name: String
+        switch key.storage {
+        case .string(let text): name = "'\(text)'"
+        case .int64(let integer): name = "\(integer)"
+        default: name = StoredValue.describe(key)
+        }
+        self.init(table: table, column: column, row: keyWord + " " + name, found: StoredValue.describe(value), expected: expected)
+    }
 }
 
 /// The SQLite storage classes a column may hold, and reading a value as one without trapping.

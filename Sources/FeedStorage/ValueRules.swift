@@ -52,19 +52,12 @@ struct ValueRules {
         var found: [WrongValue] = []
         let rows = try Row.fetchCursor(db, sql: "SELECT \(names), \(wrongs) FROM \(table) WHERE \(anyWrong)")
         while let row = try rows.next() {
-            let keyValue = StoredValue.raw(row, 0)
-            let name = keyWord + " " + (keyValue.storage.isText ? "'\(String.fromDatabaseValue(keyValue) ?? "")'" : keyDescription(keyValue))
+            // Flagged by SQL, bounds included.
             for (index, column) in columns.enumerated() where StoredValue.raw(row, 1 + columns.count + index) == true.databaseValue {
-                let value = StoredValue.raw(row, 1 + index)
-                found.append(WrongValue(table: table, column: column.name, row: name, found: StoredValue.describe(value), expected: column.expected))
+                found.append(WrongValue(row, 1 + index, table: table, column: column.name, keyWord: keyWord, expected: column.expected))
             }
         }
         return found
-    }
-
-    private func keyDescription(_ value: DatabaseValue) -> String {
-        if case .int64(let integer) = value.storage { return "\(integer)" }
-        return StoredValue.describe(value)
     }
 
     /// Replaces every wrong value by the column's rule, inside the caller's transaction.
@@ -78,12 +71,5 @@ struct ValueRules {
         guard removesUnrepairable else { return (found, 0) }
         try db.execute(sql: "DELETE FROM \(table) WHERE \(anyWrong)")
         return (found, db.changesCount)
-    }
-}
-
-extension DatabaseValue.Storage {
-    var isText: Bool {
-        if case .string = self { return true }
-        return false
     }
 }
