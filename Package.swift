@@ -91,10 +91,21 @@ let package = Package(
         .executableTarget(
             name: "rss-feeds", dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedStorage", "FeedBasics", argumentParser]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "FeedBasicsTests", dependencies: ["FeedBasics"]),
-        .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel", "FeedBasics"]),
-        .testTarget(name: "FeedDatesTests", dependencies: ["FeedDates"]),
+        // Shared by the tests of the storage, pipeline, publishing and command layers: a data
+        // directory with a hand-moved clock, feed farms on 127.0.0.1, runs of the real binaries.
+        .target(
+            name: "PipelineTestSupport",
+            dependencies: [
+                "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "FeedBasics", "TestSupport",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/PipelineTestSupport"
+        ),
+        .testTarget(name: "FeedBasicsTests", dependencies: ["FeedBasics", "TestSupport"]),
+        .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel", "FeedBasics", "TestSupport"]),
+        .testTarget(name: "FeedDatesTests", dependencies: ["FeedDates", "TestSupport"]),
         .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "FeedBasics", "TestSupport"]),
         .testTarget(
             name: "FeedCommandSupportTests",
@@ -107,7 +118,7 @@ let package = Package(
             name: "FeedPipelineTests",
             dependencies: [
                 "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "FeedParsing", "FeedBasics",
-                "TestSupport",
+                "TestSupport", "PipelineTestSupport",
                 // The tests read and damage real SQLite files directly.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import FeedBasics
@@ -17,7 +18,7 @@ struct ByteScanTests {
     }
 
     @Test func firstIndexAgreesWithAByteLoop() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator.announced()
         let alphabet: [UInt8] = [0x41, 0x20, 0x0A, 0x09, 0x01, 0x26, 0x3C, 0xEF, 0xBF, 0xC3, 0xA9, 0x7F]
         for _ in 0..<5_000 {
             let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
@@ -36,7 +37,7 @@ struct ByteScanTests {
     }
 
     @Test func escapingAgreesWithAByteLoop() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator.announced()
         let alphabet: [UInt8] = Array("a&<>\"\n\r é".utf8)
         for _ in 0..<2_000 {
             let text = String(decoding: (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self)

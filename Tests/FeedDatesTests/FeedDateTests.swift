@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import FeedDates
@@ -125,7 +126,7 @@ struct FeedDateTests {
     /// and leave everything else to it.
     @Test("the RFC 1123 fast path reads exactly what the token reader reads")
     func fastPathAgreesWithTokenReader() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator.announced()
         let days = ["", "Sun, ", "Mon, ", "sat, ", "Xyz, ", "Sun,"]
         let dayNumbers = ["1", "01", "6", "31", "32", "001", ""]
         let months = ["Jan", "feb", "DEC", "Foo", "Sept", "May"]

@@ -1,6 +1,7 @@
 import FeedPipeline
 import FeedStorage
 import Foundation
+import PipelineTestSupport
 import Testing
 
 /// Issue 38, end to end: served by a real server, read by `rss-update`'s path, stored,

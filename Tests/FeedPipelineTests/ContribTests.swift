@@ -1,4 +1,5 @@
 import Foundation
+import PipelineTestSupport
 import Testing
 
 /// The examples in `contrib/` are what the README says, and safe to install as they are.

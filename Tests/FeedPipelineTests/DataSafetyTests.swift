@@ -4,57 +4,10 @@ import FeedPipeline
 import FeedPublishing
 import FeedStorage
 import Foundation
+import PipelineTestSupport
 import GRDB
 import TestSupport
 import Testing
-
-/// A data directory made by the real binaries from a feed farm on 127.0.0.1, and a publish
-/// directory beside it.
-struct BinaryRun {
-    let create = Executable(name: "rss-create")
-    let update = Executable(name: "rss-update")
-    let publish = Executable(name: "rss-publish")
-    let server: TestHTTPServer
-    let root: TemporaryDirectory
-    var data: String { root.url.path + "/data" }
-    var out: String { root.url.path + "/publish" }
-    var options: [String] { ["--data-dir", data, "--allow-private-networks", "--concurrency", "2"] }
-
-    init(feeds: Int, items: Int = 3) throws {
-        server = try feedFarm(count: feeds, items: items, delay: 0)
-        root = try TemporaryDirectory()
-    }
-
-    func createAll() throws -> (status: Int32, stdout: String, stderr: String) {
-        try create.runCapturing(["--opml", server.baseURL + "/list.opml"] + options)
-    }
-
-    func updateAll() throws -> (status: Int32, stdout: String, stderr: String) {
-        try update.runCapturing(["--all"] + options)
-    }
-
-    func publishAll(into directory: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        try publish.runCapturing(["--data-dir", data, "--out", directory ?? out])
-    }
-
-    func itemCount(_ feed: Int) throws -> Int {
-        Int(try sqlite(data + "/feed_\(feed).sqlite", "SELECT COUNT(*) FROM items").first?.first??.description ?? "") ?? -1
-    }
-
-    /// Every file under `directory` with its size, links as `-> target`: what must not change.
-    func listing(_ directory: String) throws -> [String: String] {
-        var result: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
-            let path = directory + "/" + name
-            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
-                result[name] = "-> " + target
-            } else {
-                result[name] = "\((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1)"
-            }
-        }
-        return result
-    }
-}
 
 @Suite("Lose nothing, let nothing in", .serialized)
 struct DataSafetyTests {
@@ -458,17 +411,3 @@ struct DataSafetyTests {
     }
 }
 
-/// The manifest of a publish directory, read as a client would.
-enum PublishHarnessReader {
-    static func manifest(_ directory: String) throws -> Manifest {
-        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/manifest.json")))
-    }
-}
-
-extension TemporaryDirectory {
-    /// Writes `contents` at an absolute path.
-    static func writeFile(_ path: String, _ contents: String) throws -> String {
-        try contents.write(toFile: path, atomically: false, encoding: .utf8)
-        return path
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineTestSupport
 import TestSupport
 import Testing
 

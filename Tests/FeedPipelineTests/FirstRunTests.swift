@@ -1,6 +1,7 @@
 import FeedBasics
 import FeedPipeline
 import Foundation
+import PipelineTestSupport
 import TestSupport
 import Testing
 

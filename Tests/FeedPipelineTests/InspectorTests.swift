@@ -1,6 +1,7 @@
 import FeedPipeline
 import FeedFetching
 import Foundation
+import PipelineTestSupport
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import FeedModel
 import FeedStorage
 import Foundation
+import PipelineTestSupport
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import FeedPipeline
 import Foundation
+import PipelineTestSupport
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import FeedModel
 import FeedPipeline
 import FeedStorage
 import Foundation
+import PipelineTestSupport
 import Testing
 
 /// A run parses no more feeds at once than its limit, and a feed waiting for a permit is

@@ -3,6 +3,7 @@ import FeedPipeline
 import FeedPublishing
 import FeedStorage
 import Foundation
+import PipelineTestSupport
 import GRDB
 import TestSupport
 import Testing
@@ -203,22 +204,27 @@ struct PublicationRecoveryTests {
         // A removal caught half-way, as a publication can see it: the feed's rows are gone and
         // its file is not (yet) a database a publisher can read.
         let done = Locked(false)
+        let publications = Locked(0)
+        // Removals in steps of four, each as soon as a publication has ended, so that they
+        // fall during the next one however fast or slow this machine is today.
         let remover = Thread {
             for id in stride(from: count, to: 0, by: -1) {
+                if id % 4 == 0 {
+                    let seen = publications.value
+                    while publications.value == seen { usleep(200) }
+                }
                 _ = try? harness.catalog.remove(feedID: Int64(id))
                 try? Data("half removed".utf8).write(to: URL(fileURLWithPath: harness.databasePath(Int64(id))))
-                usleep(1_000)
             }
             done.set(true)
         }
         remover.start()
-        var publications = 0
-        while !done.value || publications == 0 {
+        while !done.value || publications.value == 0 {
             let report = try publisher.run(only: nil, recover: false)
             #expect(report.failures.isEmpty, "\(report.failures)")
-            publications += 1
+            publications.set(publications.value + 1)
         }
-        #expect(publications > 1)
+        #expect(publications.value > 1)
     }
 
     @Test func anItemDatedFarAheadIsNeverOnTopOfThePages() throws {
@@ -235,22 +241,3 @@ struct PublicationRecoveryTests {
     }
 }
 
-/// A publication of the harness's data directory into a new temporary directory.
-func makePublisher(for harness: Harness) throws -> (PublishRun, TemporaryDirectory) {
-    let out = try TemporaryDirectory()
-    var configuration = PublishConfiguration()
-    configuration.outputDirectory = out.url.path
-    return (PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog), out)
-}
-
-/// A value shared between a test and a thread it starts.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    // `@unchecked Sendable`: `stored` is read and written only under `lock`.
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value { lock.withLock { stored } }
-    func set(_ value: Value) { lock.withLock { stored = value } }
-}

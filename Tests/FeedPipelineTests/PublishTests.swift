@@ -5,70 +5,10 @@ import FeedPipeline
 import FeedPublishing
 import FeedStorage
 import Foundation
+import PipelineTestSupport
 import GRDB
 import TestSupport
 import Testing
-
-/// A data directory with feeds written straight through FeedStorage, and a publish directory.
-final class PublishHarness {
-    let harness: Harness
-    let out: TemporaryDirectory
-    var retained = 3
-
-    init() throws {
-        harness = try Harness()
-        out = try TemporaryDirectory()
-    }
-
-    var outPath: String { out.url.path }
-
-    /// Creates feeds `1...count` with `items` entries each.
-    func seed(feeds count: Int, items: Int) throws {
-        let ids = try harness.add((1...count).map { "https://feeds.example/\($0).xml" })
-        for id in ids {
-            try write(id, (0..<items).map { entry("f\(id)-\($0)", title: "Entry \($0)", pubdate: 1_000 + Int64($0)) })
-            var feed = try harness.feed(id)
-            feed.title = "Feed \(id)"
-            feed.lastUpdate = 1_700_000_000
-            try harness.catalog.save(feed)
-        }
-    }
-
-    func write(_ id: Int64, _ entries: [Entry], now: Int64 = 5_000) throws {
-        try FeedDatabase(path: harness.databasePath(id)).upsert(entries, now: now)
-    }
-
-    func publish(only: [Int64]? = nil, into directory: String? = nil, full: Bool = false) throws -> PublishReport {
-        var configuration = PublishConfiguration()
-        configuration.outputDirectory = directory ?? outPath
-        configuration.retainedVersions = retained
-        configuration.full = full
-        return try PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog).run(only: only)
-    }
-
-    func manifest(_ directory: String? = nil) throws -> Manifest {
-        let data = try Data(contentsOf: URL(fileURLWithPath: (directory ?? outPath) + "/manifest.json"))
-        return try JSONDecoder().decode(Manifest.self, from: data)
-    }
-
-    /// `name → (size, modification date)` of every file in the publish directory.
-    func listing() throws -> [String: [String]] {
-        var result: [String: [String]] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: outPath) {
-            let attributes = try FileManager.default.attributesOfItem(atPath: outPath + "/" + name)
-            result[name] = ["\(attributes[.size] ?? 0)", "\(attributes[.modificationDate] ?? 0)"]
-        }
-        return result
-    }
-}
-
-func entry(_ id: String, title: String = "T", pubdate: Int64? = 1_000, summary: String = "<p>S</p>") -> Entry {
-    Entry(id: id, idSource: .native, permalink: "https://site.example/\(id)", title: title, summary: SafeHTML(summary), pubdate: pubdate, updated: nil, author: nil)
-}
-
-func sha256(ofFile path: String) -> String? {
-    FileManager.default.contents(atPath: path).map { SHA256.hexDigest([UInt8]($0)) }
-}
 
 @Suite("rss-publish")
 struct PublishTests {
@@ -313,59 +253,3 @@ struct PublishTests {
     }
 }
 
-/// Reads the manifest over and over and checks that every file it names exists with its hash.
-/// `@unchecked Sendable`: its counters are only touched under `lock`.
-final class ManifestChecker: @unchecked Sendable {
-    let directory: String
-    private let lock = NSLock()
-    private var running = true
-    private var done = false
-    private var count = 0
-    private var problems: [String] = []
-
-    init(directory: String) {
-        self.directory = directory
-    }
-
-    func poll() {
-        while lock.withLock({ running }) {
-            guard let data = FileManager.default.contents(atPath: directory + "/manifest.json"),
-                let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
-            else {
-                lock.withLock { problems.append("unreadable manifest") }
-                continue
-            }
-            var local: [String] = []
-            for feed in manifest.feeds where sha256(ofFile: directory + "/" + feed.file) != feed.sha256 {
-                local.append("\(feed.file) missing or mismatched")
-            }
-            lock.withLock {
-                count += 1
-                problems += local
-            }
-        }
-        lock.withLock { done = true }
-    }
-
-    func stop() { lock.withLock { running = false } }
-    var finished: Bool { lock.withLock { done } }
-    var checks: Int { lock.withLock { count } }
-    var failures: [String] { lock.withLock { problems } }
-}
-
-/// SplitMix64: reproducible random sequences for property tests.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

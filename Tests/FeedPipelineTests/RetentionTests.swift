@@ -2,6 +2,7 @@ import FeedPipeline
 import FeedPublishing
 import FeedStorage
 import Foundation
+import PipelineTestSupport
 import Testing
 
 /// `--keep-items` / `--keep-days` and their per-feed values, against a real server and files.

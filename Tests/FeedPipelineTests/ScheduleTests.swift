@@ -1,3 +1,4 @@
+import PipelineTestSupport
 import FeedFetching
 import FeedModel
 import FeedPipeline

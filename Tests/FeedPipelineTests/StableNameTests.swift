@@ -3,6 +3,7 @@ import FeedPipeline
 import FeedPublishing
 import FeedStorage
 import Foundation
+import PipelineTestSupport
 import Testing
 
 /// The z_rss client's way of syncing: `all_feeds.sqlite`, then `feed_<feedid>.sqlite` by name.

@@ -3,34 +3,11 @@ import FeedPipeline
 import FeedPublishing
 import FeedStorage
 import Foundation
+import PipelineTestSupport
 import GRDB
 import TestSupport
 import Testing
 
-/// Writes into a database as a person with `sqlite3` would, bypassing Feedmill.
-func tamper(_ path: String, _ sql: String) throws {
-    let queue = try GRDB.DatabaseQueue(path: path)
-    try queue.writeWithoutTransaction { db in try db.execute(sql: sql) }
-    try queue.close()
-}
-
-/// The feedids a publication's manifest lists.
-func publishedFeeds(_ out: String) throws -> [Int64] {
-    let data = try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))
-    return try JSONDecoder().decode(Manifest.self, from: data).feeds.map(\.feedID)
-}
-
-/// SQL true for an `items` row with a value of a type its column does not hold.
-let anyWronglyTypedItemValue = """
-    typeof(id) <> 'text' OR typeof(title) <> 'text' OR typeof(summary) <> 'text' OR typeof(pubdate_unix_time) <> 'integer'
-    OR typeof(permalink) NOT IN ('text', 'null') OR typeof(updated_unix_time) NOT IN ('integer', 'null')
-    OR typeof(author) NOT IN ('text', 'null') OR typeof(first_seen_unix_time) NOT IN ('integer', 'null')
-    OR typeof(pubdate_is_first_seen) <> 'integer' OR typeof(id_source) NOT IN ('text', 'null')
-    OR typeof(content_hash) NOT IN ('text', 'null') OR typeof(change_seq) <> 'integer'
-    """
-
-/// Values written by hand into feed databases and the catalog never stop a command: readers
-/// read them as what they are and say so, the update repairs them, and clients never get one.
 @Suite("Stored values never stop a command", .serialized)
 struct StoredValueTests {
     @Test func aWronglyTypedItemValueIsNeverPublishedTheOtherFeedsAreAndAnUpdateByIDRepairsIt() throws {
@@ -277,9 +254,8 @@ struct RandomStoredValueTests {
     ]
 
     @Test func randomWrongValuesNeverStopUpdateOrPublishAndAreNamed() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["FEEDMILL_TEST_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
         let rounds = Int(ProcessInfo.processInfo.environment["FEEDMILL_TEST_ROUNDS"] ?? "") ?? 10
-        var random = SeededGenerator(seed: seed)
+        var random = SeededGenerator.announced()
         for round in 0..<rounds {
             let run = try BinaryRun(feeds: 3, items: 4)
             #expect(try run.createAll().status == 0)
@@ -299,7 +275,7 @@ struct RandomStoredValueTests {
                 value = Self.values.randomElement(using: &random) ?? "'x'"
                 attempts += 1
             }
-            let context = "seed \(seed) round \(round): \(target.table).\(target.column) = \(value) for feed \(victim)"
+            let context = "seed \(random.seed) round \(round): \(target.table).\(target.column) = \(value) for feed \(victim)"
             let stored = try sqlite(path, "SELECT typeof(\(target.column)), \(target.column) FROM \(target.table) WHERE \(row)").first
             let wrong = stored.map { Self.isWrong($0, target) } ?? false
             // Make every feed read its content again, so retention reads every row.

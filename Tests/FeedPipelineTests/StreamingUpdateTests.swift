@@ -3,6 +3,7 @@ import FeedModel
 import FeedPipeline
 import FeedStorage
 import Foundation
+import PipelineTestSupport
 import TestSupport
 import Testing
 

@@ -3,35 +3,9 @@ import FeedModel
 import FeedPipeline
 import FeedStorage
 import Foundation
+import PipelineTestSupport
 import TestSupport
 import Testing
-
-/// A feed server whose documents the test can change between runs, with ETags.
-final class FeedServer: @unchecked Sendable {
-    // `@unchecked Sendable`: `documents` and `overrides` are only touched under `lock`.
-    private let lock = NSLock()
-    private var documents: [String: String] = [:]
-    private var overrides: [String: TestHTTPServer.Response] = [:]
-    private(set) var server: TestHTTPServer!
-
-    init() throws {
-        server = try TestHTTPServer { [unowned self] request in respond(request) }
-    }
-
-    func set(_ path: String, _ document: String) { lock.withLock { documents[path] = document } }
-    func override(_ path: String, _ response: TestHTTPServer.Response?) { lock.withLock { overrides[path] = response } }
-    func url(_ path: String) -> String { server.baseURL + path }
-
-    private func respond(_ request: TestHTTPServer.Request) -> TestHTTPServer.Response {
-        lock.withLock {
-            if let response = overrides[request.path] { return response }
-            guard let document = documents[request.path] else { return .init(status: 404) }
-            let etag = "\"\(document.hashValue)\""
-            if request.headers["if-none-match"] == etag { return .init(status: 304, headers: [("ETag", etag)]) }
-            return .init(headers: [("Content-Type", "application/rss+xml"), ("ETag", etag)], body: Array(document.utf8))
-        }
-    }
-}
 
 @Suite("rss-update against a real server and real files")
 struct UpdateRunTests {

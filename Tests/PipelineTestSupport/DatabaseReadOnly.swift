@@ -1,12 +1,21 @@
+import FeedBasics
+import FeedFetching
+import FeedModel
+import FeedPipeline
+import FeedPublishing
+import FeedStorage
 import Foundation
+import GRDB
 import GRDBSQLite
+import TestSupport
+
 
 /// A read-only look at a SQLite file through the C library, independent of the code under
 /// test (GRDB and FeedStorage), so tests check what is really in the file.
-final class DatabaseReadOnly {
+public final class DatabaseReadOnly {
     private var handle: OpaquePointer?
 
-    init(path: String) throws {
+    public init(path: String) throws {
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
             throw ReadError.open(path)
         }
@@ -16,7 +25,7 @@ final class DatabaseReadOnly {
         sqlite3_close(handle)
     }
 
-    func rows(_ query: String) throws -> [[String?]] {
+    public func rows(_ query: String) throws -> [[String?]] {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, query, -1, &statement, nil) == SQLITE_OK else {
             throw ReadError.query(query, String(cString: sqlite3_errmsg(handle)))
@@ -31,7 +40,7 @@ final class DatabaseReadOnly {
         return rows
     }
 
-    enum ReadError: Error {
+    public enum ReadError: Error {
         case open(String)
         case query(String, String)
     }

@@ -1,0 +1,131 @@
+import FeedBasics
+import FeedFetching
+import FeedModel
+import FeedPipeline
+import FeedPublishing
+import FeedStorage
+import Foundation
+import GRDB
+import GRDBSQLite
+import TestSupport
+
+/// A data directory with feeds written straight through FeedStorage, and a publish directory.
+public final class PublishHarness {
+    public let harness: Harness
+    public let out: TemporaryDirectory
+    public var retained = 3
+
+    public init() throws {
+        harness = try Harness()
+        out = try TemporaryDirectory()
+    }
+
+    public var outPath: String { out.url.path }
+
+    /// Creates feeds `1...count` with `items` entries each.
+    public func seed(feeds count: Int, items: Int) throws {
+        let ids = try harness.add((1...count).map { "https://feeds.example/\($0).xml" })
+        for id in ids {
+            try write(id, (0..<items).map { entry("f\(id)-\($0)", title: "Entry \($0)", pubdate: 1_000 + Int64($0)) })
+            var feed = try harness.feed(id)
+            feed.title = "Feed \(id)"
+            feed.lastUpdate = 1_700_000_000
+            try harness.catalog.save(feed)
+        }
+    }
+
+    public func write(_ id: Int64, _ entries: [Entry], now: Int64 = 5_000) throws {
+        try FeedDatabase(path: harness.databasePath(id)).upsert(entries, now: now)
+    }
+
+    public func publish(only: [Int64]? = nil, into directory: String? = nil, full: Bool = false) throws -> PublishReport {
+        var configuration = PublishConfiguration()
+        configuration.outputDirectory = directory ?? outPath
+        configuration.retainedVersions = retained
+        configuration.full = full
+        return try PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog).run(only: only)
+    }
+
+    public func manifest(_ directory: String? = nil) throws -> Manifest {
+        let data = try Data(contentsOf: URL(fileURLWithPath: (directory ?? outPath) + "/manifest.json"))
+        return try JSONDecoder().decode(Manifest.self, from: data)
+    }
+
+    /// `name → (size, modification date)` of every file in the publish directory.
+    public func listing() throws -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: outPath) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: outPath + "/" + name)
+            result[name] = ["\(attributes[.size] ?? 0)", "\(attributes[.modificationDate] ?? 0)"]
+        }
+        return result
+    }
+}
+
+public func entry(_ id: String, title: String = "T", pubdate: Int64? = 1_000, summary: String = "<p>S</p>") -> Entry {
+    Entry(id: id, idSource: .native, permalink: "https://site.example/\(id)", title: title, summary: SafeHTML(summary), pubdate: pubdate, updated: nil, author: nil)
+}
+
+public func sha256(ofFile path: String) -> String? {
+    FileManager.default.contents(atPath: path).map { SHA256.hexDigest([UInt8]($0)) }
+}
+
+/// Reads the manifest over and over and checks that every file it names exists with its hash.
+/// `@unchecked Sendable`: its counters are only touched under `lock`.
+public final class ManifestChecker: @unchecked Sendable {
+    public let directory: String
+    private let lock = NSLock()
+    private var running = true
+    private var done = false
+    private var count = 0
+    private var problems: [String] = []
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    public func poll() {
+        while lock.withLock({ running }) {
+            guard let data = FileManager.default.contents(atPath: directory + "/manifest.json"),
+                let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+            else {
+                lock.withLock { problems.append("unreadable manifest") }
+                continue
+            }
+            var local: [String] = []
+            for feed in manifest.feeds where sha256(ofFile: directory + "/" + feed.file) != feed.sha256 {
+                local.append("\(feed.file) missing or mismatched")
+            }
+            lock.withLock {
+                count += 1
+                problems += local
+            }
+        }
+        lock.withLock { done = true }
+    }
+
+    public func stop() { lock.withLock { running = false } }
+    public var finished: Bool { lock.withLock { done } }
+    public var checks: Int { lock.withLock { count } }
+    public var failures: [String] { lock.withLock { problems } }
+}
+
+/// A publication of the harness's data directory into a new temporary directory.
+public func makePublisher(for harness: Harness) throws -> (PublishRun, TemporaryDirectory) {
+    let out = try TemporaryDirectory()
+    var configuration = PublishConfiguration()
+    configuration.outputDirectory = out.url.path
+    return (PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog), out)
+}
+
+/// A value shared between a test and a thread it starts.
+public final class Locked<Value: Sendable>: @unchecked Sendable {
+    // `@unchecked Sendable`: `stored` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var stored: Value
+
+    public init(_ value: Value) { stored = value }
+
+    public var value: Value { lock.withLock { stored } }
+    public func set(_ value: Value) { lock.withLock { stored = value } }
+}

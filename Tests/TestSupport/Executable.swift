@@ -1,0 +1,73 @@
+import Foundation
+
+/// Runs the built rss-create / rss-update executables (beside the test bundle) as processes.
+public struct Executable {
+    public let name: String
+
+    public init(name: String) { self.name = name }
+
+    public var url: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    public func start(_ arguments: [String], environment: [String: String] = [:], captureOutput: Bool = false) throws -> Process {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        // Only what the test sets: a FEEDMILL_* variable, a proxy or a certificate bundle in
+        // the caller's shell must not leak in.
+        let fetching: Set<String> = [
+            "http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
+            "CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR",
+        ]
+        var inherited = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("FEEDMILL_") && $0.key != "SOURCE_DATE_EPOCH" && !fetching.contains($0.key)
+        }
+        inherited.merge(environment) { $1 }
+        process.environment = inherited
+        process.standardOutput = captureOutput ? Pipe() : FileHandle.nullDevice
+        process.standardError = Pipe()
+        try process.run()
+        return process
+    }
+
+    /// Runs to completion: exit status, stdout and stderr.
+    public func runCapturing(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = try start(arguments, environment: environment, captureOutput: true)
+        let output = Output(process)
+        process.waitUntilExit()
+        return (process.terminationStatus, output.stdout(), output.stderr())
+    }
+
+    /// Runs to completion: exit status and stderr.
+    public func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+        let process = try start(arguments)
+        let stderr = (process.standardError as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// Drains a process's pipes on background threads, so a chatty process never blocks on a full pipe.
+///
+/// `@unchecked Sendable`: each of `out` and `err` is written by one reader thread only, and
+/// read only after `group.wait()`, which orders the write before the read.
+public final class Output: @unchecked Sendable {
+    private var out = Data(), err = Data()
+    private let group = DispatchGroup()
+
+    public init(_ process: Process) {
+        for (pipe, isError) in [(process.standardOutput as? Pipe, false), (process.standardError as? Pipe, true)] {
+            guard let pipe else { continue }
+            group.enter()
+            DispatchQueue.global().async { [self] in
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                if isError { err = data } else { out = data }
+                group.leave()
+            }
+        }
+    }
+
+    public func stdout() -> String { group.wait(); return String(decoding: out, as: UTF8.self) }
+    public func stderr() -> String { group.wait(); return String(decoding: err, as: UTF8.self) }
+}
