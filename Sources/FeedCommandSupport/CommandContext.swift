@@ -10,48 +10,55 @@ import Logging
 /// environment > configuration file > defaults), a logger in the chosen format and level,
 /// and the console shared by logs and the progress bar.
 public struct CommandContext: Sendable {
-    public let command: String
+    public let command: CommandName
     public let settings: ResolvedSettings
     public let logger: Logger
     public let console: Console
     public let quiet: Bool
     public let verbose: Bool
 
-    /// Resolves the settings. `--print-config` prints them and exits 0; a bad setting or
-    /// configuration file is a one-line error and exit status 64.
+    /// Resolves the command's settings (``CommandName/settings``), typed. `--print-config`
+    /// prints them and exits 0; a bad setting or configuration file is a one-line error and
+    /// exit status 64, before the command does anything.
+    /// - Parameter given: the command's options bound to their settings.
     public static func make(
-        command: String, section: String, settings: [Setting], common: CommonOptions, given: [String: String],
+        _ command: CommandName, common: CommonOptions, given: GivenSettings = GivenSettings(),
         environment: [String: String] = ProcessInfo.processInfo.environment, console: Console = Console()
     ) throws -> CommandContext {
         if common.printSettingsReference {
-            for setting in Setting.all where setting.inFile {
-                print([setting.key, setting.environment ?? "", setting.defaultValue ?? "", setting.summary].joined(separator: "\t"))
-            }
+            print(SettingsReference.tabSeparated(), terminator: "")
+            throw ExitCode.success
+        }
+        if common.printSettingsTable {
+            print(SettingsReference.markdown(), terminator: "")
             throw ExitCode.success
         }
         let resolved: ResolvedSettings
         do {
             let located = try ConfigFileLocator.load(commandLine: common.config, environment: environment)
             resolved = try ResolvedSettings(
-                command: section, settings: settings + [.logFormat, .now], commandLine: given.merging(common.given) { $1 },
-                environment: environment, configFile: located.file, configSource: located.source)
-            _ = try resolved.choice(.logFormat, LogLineHandler.Format.allCases.map(\.rawValue))
-            _ = try resolved.epochSeconds(.now)
+                command: command, given: given.merging(common.given), environment: environment, configFile: located.file,
+                configSource: located.source)
+            // Before the logger is made, which these two shape.
+            _ = try resolved.value(Settings.logFormat)
+            _ = try resolved.value(Settings.now)
         } catch {
-            reportFailure(command, error.description)
+            reportFailure(command.executable, error.description)
             throw ExitCode(ExitStatus.usage)
         }
         if common.printConfig {
             print(resolved.render(), terminator: "")
             throw ExitCode.success
         }
-        // Checked above: the setting is text or json.
-        let format = LogLineHandler.Format(rawValue: resolved.text(.logFormat)) ?? .text
+        let format = resolved[Settings.logFormat]
         let level: Logger.Level = common.quiet ? .error : (common.verbose ? .debug : .notice)
-        let logger = Logger(label: "feedmill.\(command)") { _ in
-            LogLineHandler(command: command, format: format, level: level, console: console)
+        let logger = Logger(label: "feedmill.\(command.executable)") { _ in
+            LogLineHandler(command: command.executable, format: format, level: level, console: console)
         }
-        return CommandContext(command: command, settings: resolved, logger: logger, console: console, quiet: common.quiet, verbose: common.verbose)
+        let context = CommandContext(
+            command: command, settings: resolved, logger: logger, console: console, quiet: common.quiet, verbose: common.verbose)
+        try context.check { () throws(SettingsError) in try resolved.check() }
+        return context
     }
 
     /// A setting that turned out unusable: logged, exit status 64.
@@ -65,32 +72,22 @@ public struct CommandContext: Sendable {
     }
 
     /// The fixed time from `--now` or `SOURCE_DATE_EPOCH`, if any.
-    public func fixedNow() throws -> Int64? {
-        try check { () throws(SettingsError) in try settings.epochSeconds(.now) }
-    }
+    public var fixedNow: Int64? { settings[Settings.now] }
 
     public func fetchConfiguration(_ options: FetchOptions) throws -> FetchConfiguration {
         var configuration = FetchConfiguration()
+        configuration.totalTimeout = settings[Settings.timeout]
+        configuration.maxBodyBytes = settings[Settings.maxSize] << 20
+        configuration.networkPolicy = settings[Settings.allowPrivateNetworks] ? .allowAll : .publicOnly
+        configuration.contactURL = settings[Settings.contact]
+        let environment = ProcessInfo.processInfo.environment
         try check { () throws(SettingsError) in
-            configuration.totalTimeout = try settings.positiveDouble(.timeout)
-            configuration.maxBodyBytes = try settings.int(.maxSize, in: 1...1024) << 20
-            configuration.networkPolicy = try settings.bool(.allowPrivateNetworks) ? .allowAll : .publicOnly
-            let contact = settings.string(.contact) ?? FetchConfiguration.defaultContactURL
-            guard contact.hasPrefix("http://") || contact.hasPrefix("https://") || contact.hasPrefix("mailto:") else {
-                throw settings.invalid(.contact, "an http(s) or mailto: URL")
-            }
-            configuration.contactURL = contact
-            let environment = ProcessInfo.processInfo.environment
             // The environment's proxies and certificate authorities are held to the same rules
             // as an option: a bad one stops the command here, not every feed later.
-            switch settings.string(.proxy) {
+            switch settings[Settings.proxy] {
             case nil: configuration.proxies = try Self.readEnvironment { () throws(EnvironmentVariableError) in try .fromEnvironment(environment) }
             case "none"?, ""?: configuration.proxies = .direct
-            case let proxy?:
-                if let problem = ProxyURL.problem(proxy) {
-                    throw settings.invalid(.proxy, "a proxy URL (http://host:port, socks5h://host:port) or none: \(problem)")
-                }
-                configuration.proxies = .explicit(proxy, environment: environment)
+            case let proxy?: configuration.proxies = .explicit(proxy, environment: environment)
             }
             configuration.certificateAuthorities = try Self.readEnvironment { () throws(EnvironmentVariableError) in
                 try .fromEnvironment(environment)
@@ -108,7 +105,7 @@ public struct CommandContext: Sendable {
             configuration.recording = .replay(directory: directory)
         case nil: break
         }
-        configuration.fixedNow = try fixedNow()
+        configuration.fixedNow = fixedNow
         return configuration
     }
 
@@ -123,38 +120,35 @@ public struct CommandContext: Sendable {
 
     /// The typed settings of `rss-create` and `rss-update`.
     public func pipelineConfiguration(_ options: PipelineOptions) throws -> PipelineConfiguration {
-        var configuration = PipelineConfiguration()
+        var configuration = dataConfiguration()
         configuration.fetch = try fetchConfiguration(options.fetch)
-        try check { () throws(SettingsError) in
-            configuration.dataDirectory = settings.text(.dataDirectory)
-            configuration.concurrency = try settings.int(.concurrency, in: 1...256)
-            configuration.perHostLimit = try settings.int(.perHost, in: 1...64)
-            configuration.deadline = try settings.seconds(.deadline).map(Double.init)
-            if settings.string(.keepItems) != nil { configuration.retention.keepItems = try settings.int(.keepItems, in: Retention.itemLimits) }
-            if settings.string(.keepDays) != nil { configuration.retention.keepDays = try settings.int(.keepDays, in: Retention.dayLimits) }
-            if settings.settings.contains(.staleAfter), let staleAfter = try settings.seconds(.staleAfter) {
-                configuration.staleAfter = staleAfter
-            }
-        }
-        if let now = try fixedNow() { configuration.fixClock(at: now) }
+        configuration.concurrency = settings[Settings.concurrency]
+        configuration.perHostLimit = settings[Settings.perHost]
+        configuration.deadline = settings[Settings.deadline].map { Double($0.value) }
+        if let keepItems = settings[Settings.keepItems] { configuration.retention.keepItems = keepItems }
+        if let keepDays = settings[Settings.keepDays] { configuration.retention.keepDays = keepDays }
+        return configuration
+    }
+
+    /// Where the data directory is, when a feed is due, and the clock: what every command
+    /// that opens the catalog needs.
+    public func dataConfiguration() -> PipelineConfiguration {
+        var configuration = PipelineConfiguration()
+        configuration.dataDirectory = settings[Settings.dataDirectory]
+        configuration.staleAfter = settings[Settings.staleAfter].value
+        if let now = fixedNow { configuration.fixClock(at: now) }
         return configuration
     }
 
     /// The typed settings of `rss-publish`: where the data is, and how to publish it.
-    public func publishConfiguration(full: Bool) throws -> (data: PipelineConfiguration, publish: PublishConfiguration) {
-        var data = PipelineConfiguration()
+    public func publishConfiguration(full: Bool) -> (data: PipelineConfiguration, publish: PublishConfiguration) {
         var publish = PublishConfiguration()
-        try check { () throws(SettingsError) in
-            data.dataDirectory = settings.text(.dataDirectory)
-            publish.outputDirectory = settings.text(.publishDirectory)
-            publish.retainedVersions = try settings.int(.deltas, in: 0...50)
-            if let siteURL = settings.string(.siteURL), !siteURL.hasSuffix("/") { throw settings.invalid(.siteURL, "a URL ending with /") }
-            publish.siteURL = settings.string(.siteURL)
-            publish.title = settings.text(.title)
-        }
+        publish.outputDirectory = settings[Settings.publishDirectory]
+        publish.retainedVersions = settings[Settings.deltas]
+        publish.siteURL = settings[Settings.siteURL]
+        publish.title = settings[Settings.title]
         publish.full = full
-        if let now = try fixedNow() { data.fixClock(at: now) }
-        return (data, publish)
+        return (dataConfiguration(), publish)
     }
 
     /// The end-of-run summary on standard output, unless `--quiet`.
@@ -183,11 +177,11 @@ public struct CommandContext: Sendable {
 
     /// Writes `--metrics-file` when set; a failure to write is logged, never fatal.
     public func writeMetrics(report: RunReport?, exitCode: Int32, now: Int64) {
-        guard let path = settings.string(.metricsFile) else { return }
+        guard let path = settings[Settings.metricsFile] else { return }
         let succeeded = exitCode == ExitStatus.success || exitCode == ExitStatus.someFeedsFailed
         do {
             try MetricsFile.write(
-                MetricsFile.Run(command: command, finishedAt: now, succeeded: succeeded, exitCode: exitCode, report: report), to: path)
+                MetricsFile.Run(command: command.executable, finishedAt: now, succeeded: succeeded, exitCode: exitCode, report: report), to: path)
         } catch {
             fail("could not write metrics to \(path): \(error)")
         }

@@ -1,7 +1,7 @@
 import ArgumentParser
 
-/// `90`, `90s`, `15m`, `1h`, `2d` as seconds (for `--stale-after`).
-public struct Seconds: ExpressibleByArgument, Sendable {
+/// `90`, `90s`, `15m`, `1h`, `2d` as seconds (for `--stale-after` and `--deadline`).
+public struct Seconds: ExpressibleByArgument, Sendable, Equatable {
     public var value: Int
 
     public init(_ value: Int) {
@@ -16,8 +16,11 @@ public struct Seconds: ExpressibleByArgument, Sendable {
             multiplier = unit
             text.removeLast()
         }
+        // A count of days too large for an Int is not a duration, not a trap.
         guard let number = Int(text), number >= 0 else { return nil }
-        value = number * multiplier
+        let (seconds, overflow) = number.multipliedReportingOverflow(by: multiplier)
+        guard !overflow else { return nil }
+        value = seconds
     }
 
     public var defaultValueDescription: String { text }

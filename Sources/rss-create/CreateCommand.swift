@@ -28,7 +28,7 @@ struct CreateCommand: ParsableCommand {
             """,
         version: FeedmillVersion.current)
 
-    @Option(help: ArgumentHelp(Setting.feedList.summary + Setting.feedList.helpSuffix, valueName: "path-or-url"))
+    @Option(help: Settings.feedList.help, completion: .file(extensions: ["opml", "xml"]))
     var opml: String?
 
     @Option(help: ArgumentHelp("Resolve relative xmlUrl values in the feed list against this http(s) URL.", valueName: "url"))
@@ -53,11 +53,11 @@ struct CreateCommand: ParsableCommand {
 
     func run() throws {
         MemoryTuning.apply()
-        let context = try CommandContext.make(
-            command: "rss-create", section: "create", settings: [.feedList] + PipelineOptions.settings, common: common,
-            given: options.given.merging(Setting.given([(.feedList, opml)])) { $1 })
+        var given = options.given
+        given.add(Settings.feedList, opml)
+        let context = try CommandContext.make(.create, common: common, given: given)
         var configuration = try context.pipelineConfiguration(options)
-        let feedList = context.settings.text(.feedList)
+        let feedList = context.settings[Settings.feedList]
         let trap = SignalTrap()
         configuration.fetch.stop = trap.stop
         try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in

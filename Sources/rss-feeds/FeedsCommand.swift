@@ -19,28 +19,22 @@ struct FeedsCommand: ParsableCommand {
             \(ExitStatus.helpText)
             """,
         version: FeedmillVersion.current,
-        subcommands: [List.self, Add.self, Remove.self, Set.self, Export.self],
+        subcommands: [List.self, Add.self, Remove.self, SetRetention.self, Export.self],
         defaultSubcommand: List.self)
 }
 
 /// The data directory and the common options, shared by every subcommand.
 struct FeedsOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(Setting.dataDirectory.summary + Setting.dataDirectory.helpSuffix, valueName: "dir"))
+    @Option(help: Settings.dataDirectory.help, completion: .directory)
     var dataDir: String?
 
     @OptionGroup var common: CommonOptions
 
-    func context(_ subcommand: String) throws -> (CommandContext, PipelineConfiguration) {
-        let context = try CommandContext.make(
-            command: "rss-feeds", section: "feeds", settings: [.dataDirectory, .staleAfter], common: common,
-            given: Setting.given([(.dataDirectory, dataDir)]))
-        var configuration = PipelineConfiguration()
-        try context.check { () throws(SettingsError) in
-            configuration.dataDirectory = context.settings.text(.dataDirectory)
-            if let staleAfter = try context.settings.seconds(.staleAfter) { configuration.staleAfter = staleAfter }
-        }
-        if let now = try context.fixedNow() { configuration.fixClock(at: now) }
-        return (context, configuration)
+    func context() throws -> (CommandContext, PipelineConfiguration) {
+        var given = GivenSettings()
+        given.add(Settings.dataDirectory, dataDir)
+        let context = try CommandContext.make(.feeds, common: common, given: given)
+        return (context, context.dataConfiguration())
     }
 }
 
@@ -55,7 +49,7 @@ extension FeedsCommand {
         @OptionGroup var options: FeedsOptions
 
         func run() throws {
-            let (context, configuration) = try options.context("list")
+            let (context, configuration) = try options.context()
             try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
                 let catalog = try CatalogAccess.openForReading(configuration)
                 let listing = try FeedManagement.list(catalog, configuration: configuration)
@@ -82,7 +76,7 @@ extension FeedsCommand {
         @OptionGroup var options: FeedsOptions
 
         func run() throws {
-            let (context, configuration) = try options.context("add")
+            let (context, configuration) = try options.context()
             try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
                 let (catalog, lock) = try CatalogAccess.openForUpdate(configuration)
                 defer { withExtendedLifetime(lock) {} }
@@ -106,15 +100,15 @@ extension FeedsCommand {
         @OptionGroup var options: FeedsOptions
 
         func run() throws {
-            let (context, configuration) = try options.context("remove")
+            let (context, configuration) = try options.context()
             try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
                 let (catalog, lock) = try CatalogAccess.openForUpdate(configuration)
                 defer { withExtendedLifetime(lock) {} }
                 context.notice(catalog.repairs, about: catalog.path)
-                let listed: Swift.Set<Int64>
+                let listed: Set<Int64>
                 let highWater: Int64
                 do throws(StorageError) {
-                    listed = Swift.Set(try catalog.feeds().map(\.feedID))
+                    listed = Set(try catalog.feeds().map(\.feedID))
                     highWater = try catalog.feedIDHighWater()
                 } catch {
                     throw .storage(error)
@@ -124,7 +118,7 @@ extension FeedsCommand {
                 // interrupted) is said and passed over, so the command can simply be run again.
                 try PipelineError.refuseUnknown(feedIDs, known: listed.union(feedIDs.filter { $0 >= 1 && $0 <= highWater }))
                 var exitCode = ExitStatus.success
-                for id in Array(Swift.Set(feedIDs)).sorted() {
+                for id in Array(Set(feedIDs)).sorted() {
                     guard listed.contains(id) else {
                         context.summary("rss-feeds: feed \(id) is not in the catalog (already removed)\n")
                         continue
@@ -141,8 +135,10 @@ extension FeedsCommand {
         }
     }
 
-    struct Set: ParsableCommand {
+    /// `rss-feeds set`.
+    struct SetRetention: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set a feed's own retention, overriding --keep-items/--keep-days for it.")
 
         @Argument(help: ArgumentHelp("The feed.", valueName: "feedid"))
@@ -174,7 +170,7 @@ extension FeedsCommand {
         }
 
         func run() throws {
-            let (context, configuration) = try options.context("set")
+            let (context, configuration) = try options.context()
             try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
                 let (catalog, lock) = try CatalogAccess.openForUpdate(configuration)
                 defer { withExtendedLifetime(lock) {} }
@@ -200,7 +196,7 @@ extension FeedsCommand {
         @OptionGroup var options: FeedsOptions
 
         func run() throws {
-            let (context, configuration) = try options.context("export")
+            let (context, configuration) = try options.context()
             try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
                 let catalog = try CatalogAccess.openForReading(configuration)
                 let feeds: [CatalogFeed]

@@ -21,7 +21,7 @@ struct InspectCommand: ParsableCommand {
             """,
         version: FeedmillVersion.current)
 
-    @Argument(help: "A feed file path or an http(s) URL.")
+    @Argument(help: "A feed file path or an http(s) URL.", completion: .file())
     var source: String
 
     @Option(help: ArgumentHelp("Resolve relative links against this URL (default: the URL fetched, or the feed's own link for a file).", valueName: "url"))
@@ -46,8 +46,7 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let context = try CommandContext.make(
-            command: "rss-inspect", section: "inspect", settings: FetchOptions.settings, common: common, given: fetch.given)
+        let context = try CommandContext.make(.inspect, common: common, given: fetch.given)
         let configuration = try context.fetchConfiguration(fetch)
         do {
             let style: Inspector.Style = summary ? .summary : (details ? .details : .json)

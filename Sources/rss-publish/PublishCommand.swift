@@ -27,16 +27,16 @@ struct PublishCommand: ParsableCommand {
             """,
         version: FeedmillVersion.current)
 
-    @Option(help: ArgumentHelp(Setting.publishDirectory.summary + Setting.publishDirectory.helpSuffix, valueName: "dir"))
+    @Option(help: Settings.publishDirectory.help, completion: .directory)
     var out: String?
 
-    @Option(help: ArgumentHelp(Setting.dataDirectory.summary + Setting.dataDirectory.helpSuffix, valueName: "dir"))
+    @Option(help: Settings.dataDirectory.help, completion: .directory)
     var dataDir: String?
 
     @Option(name: .customLong("feed"), help: ArgumentHelp("Publish only this feed (repeatable); others are carried over.", valueName: "feedid"))
     var feeds: [Int64] = []
 
-    @Option(help: ArgumentHelp(Setting.deltas.summary + Setting.deltas.helpSuffix, valueName: "n"))
+    @Option(help: Settings.deltas.help)
     var deltas: Int?
 
     @Flag(help: "Rewrite every database even when unchanged.")
@@ -47,26 +47,27 @@ struct PublishCommand: ParsableCommand {
             + ".feedmill-publisher.json, leave anything else alone, and publish."))
     var recover = false
 
-    @Option(help: ArgumentHelp(Setting.siteURL.summary + Setting.siteURL.helpSuffix, valueName: "url"))
+    @Option(help: Settings.siteURL.help)
     var siteURL: String?
 
-    @Option(help: ArgumentHelp(Setting.title.summary + Setting.title.helpSuffix, valueName: "text"))
+    @Option(help: Settings.title.help)
     var title: String?
 
-    @Option(help: ArgumentHelp(Setting.metricsFile.summary + Setting.metricsFile.helpSuffix, valueName: "path"))
+    @Option(help: Settings.metricsFile.help, completion: .file())
     var metricsFile: String?
 
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        let given: [(Setting, String?)] = [
-            (.publishDirectory, out), (.dataDirectory, dataDir), (.deltas, deltas.map(String.init)), (.siteURL, siteURL),
-            (.title, title), (.metricsFile, metricsFile),
-        ]
-        let context = try CommandContext.make(
-            command: "rss-publish", section: "publish", settings: given.map(\.0), common: common,
-            given: Setting.given(given))
-        let (data, publish) = try context.publishConfiguration(full: full)
+        var given = GivenSettings()
+        given.add(Settings.publishDirectory, out)
+        given.add(Settings.dataDirectory, dataDir)
+        given.add(Settings.deltas, deltas)
+        given.add(Settings.siteURL, siteURL)
+        given.add(Settings.title, title)
+        given.add(Settings.metricsFile, metricsFile)
+        let context = try CommandContext.make(.publish, common: common, given: given)
+        let (data, publish) = context.publishConfiguration(full: full)
         try CommandRunner.run(context, now: data.clock) { () throws(PipelineError) in
             try PublishRun.refuseOverlap(output: publish.outputDirectory, data: data.dataDirectory)
             let catalog = try CatalogAccess.openForReading(data)

@@ -33,8 +33,8 @@ struct UpdateCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
     @OptionGroup var options: PipelineOptions
 
-    @Option(help: ArgumentHelp(Setting.staleAfter.summary + Setting.staleAfter.helpSuffix, valueName: "duration"))
-    var staleAfter: String?
+    @Option(help: Settings.staleAfter.help)
+    var staleAfter: Seconds?
 
     @Option(help: "Update at most this many due feeds (default: all that are due).")
     var limit: Int?
@@ -55,9 +55,9 @@ struct UpdateCommand: ParsableCommand {
 
     func run() throws {
         MemoryTuning.apply()
-        let context = try CommandContext.make(
-            command: "rss-update", section: "update", settings: PipelineOptions.settings + [.staleAfter], common: common,
-            given: options.given.merging(Setting.given([(.staleAfter, staleAfter)])) { $1 })
+        var given = options.given
+        given.add(Settings.staleAfter, staleAfter)
+        let context = try CommandContext.make(.update, common: common, given: given)
         var configuration = try context.pipelineConfiguration(options)
         let trap = SignalTrap()
         configuration.fetch.stop = trap.stop

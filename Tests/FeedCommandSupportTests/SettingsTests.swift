@@ -17,31 +17,40 @@ struct SettingsTests {
         """)
 
     private func resolve(
-        commandLine: [String: String] = [:], environment: [String: String] = [:], file: ConfigFile? = nil, command: String = "update"
+        commandLine: GivenSettings = GivenSettings(), environment: [String: String] = [:], file: ConfigFile? = nil, command: CommandName = .update
     ) throws -> ResolvedSettings {
         try ResolvedSettings(
-            command: command, settings: [.dataDirectory, .concurrency, .perHost, .timeout, .contact, .staleAfter, .deadline],
-            commandLine: commandLine, environment: environment, configFile: file)
+            command: command,
+            settings: [Settings.dataDirectory, Settings.concurrency, Settings.perHost, Settings.timeout, Settings.contact, Settings.staleAfter, Settings.deadline],
+            given: commandLine, environment: environment, configFile: file)
+    }
+
+    private func timeout(_ seconds: Double) -> GivenSettings {
+        var given = GivenSettings()
+        given.add(Settings.timeout, seconds)
+        return given
     }
 
     @Test func eachLayerOverridesTheOneBelow() throws {
         let settings = try resolve(
-            commandLine: ["timeout": "5"], environment: ["FEEDMILL_TIMEOUT": "10", "FEEDMILL_PER_HOST": "4", "FEEDMILL_CONCURRENCY": "2"],
+            commandLine: timeout(5), environment: ["FEEDMILL_TIMEOUT": "10", "FEEDMILL_PER_HOST": "4", "FEEDMILL_CONCURRENCY": "2"],
             file: file)
-        #expect(settings.value(.timeout) == .init(text: "5", source: .commandLine))
-        #expect(settings.value(.concurrency) == .init(text: "2", source: .environment("FEEDMILL_CONCURRENCY")))
-        #expect(settings.value(.perHost) == .init(text: "4", source: .environment("FEEDMILL_PER_HOST")))
-        #expect(settings.value(.dataDirectory) == .init(text: "/var/lib/feedmill", source: .file(path: "/etc/feedmill.toml", line: 2, section: "")))
-        #expect(settings.value(.staleAfter) == .init(text: "2h", source: .file(path: "/etc/feedmill.toml", line: 9, section: "update")))
-        #expect(settings.value(.deadline) == .init(text: nil, source: .unset))
-        #expect(try settings.seconds(.staleAfter) == 7200)
-        #expect(try settings.positiveDouble(.timeout) == 5)
+        #expect(settings.shown(Settings.timeout) == .init(text: "5", source: .commandLine))
+        #expect(settings.shown(Settings.concurrency) == .init(text: "2", source: .environment("FEEDMILL_CONCURRENCY")))
+        #expect(settings.shown(Settings.perHost) == .init(text: "4", source: .environment("FEEDMILL_PER_HOST")))
+        #expect(settings.shown(Settings.dataDirectory) == .init(text: "/var/lib/feedmill", source: .file(path: "/etc/feedmill.toml", line: 2, section: "")))
+        #expect(settings.shown(Settings.staleAfter) == .init(text: "2h", source: .file(path: "/etc/feedmill.toml", line: 9, section: "update")))
+        #expect(settings.shown(Settings.deadline) == .init(text: nil, source: .unset))
+        #expect(try settings.value(Settings.staleAfter) == Seconds(7200))
+        #expect(try settings.value(Settings.timeout) == 5)
+        #expect(try settings.value(Settings.concurrency) == 2 && settings[Settings.perHost] == 4 && settings[Settings.deadline] == nil)
     }
 
     @Test func aCommandSectionAppliesToThatCommandOnly() throws {
-        #expect(try resolve(file: file, command: "update").int(.concurrency, in: 1...256) == 24)
-        #expect(try resolve(file: file, command: "create").int(.concurrency, in: 1...256) == 8)
-        #expect(try resolve(command: "create").value(.concurrency) == .init(text: "16", source: .defaultValue))
+        #expect(try resolve(file: file, command: .update).value(Settings.concurrency) == 24)
+        #expect(try resolve(file: file, command: .create).value(Settings.concurrency) == 8)
+        #expect(try resolve(command: .create).shown(Settings.concurrency) == .init(text: "16", source: .defaultValue))
+        #expect(try resolve(command: .create)[Settings.concurrency] == 16)
     }
 
     @Test func printConfigNamesEveryValueAndItsSource() throws {
@@ -55,11 +64,14 @@ struct SettingsTests {
     @Test func badValuesSayWhereTheyCameFrom() throws {
         let settings = try resolve(environment: ["FEEDMILL_CONCURRENCY": "many"], file: file)
         #expect(throws: SettingsError(message: "concurrency = 'many' (from environment FEEDMILL_CONCURRENCY): expected a whole number from 1 to 256")) {
-            try settings.int(.concurrency, in: 1...256)
+            try settings.value(Settings.concurrency)
+        }
+        #expect(throws: SettingsError(message: "concurrency = 'many' (from environment FEEDMILL_CONCURRENCY): expected a whole number from 1 to 256")) {
+            try settings.check()
         }
         let fromFile = try resolve(file: try ConfigFile(path: "f.toml", text: "stale-after = \"soon\""))
         #expect(throws: SettingsError(message: "stale-after = 'soon' (from f.toml:1): expected a duration such as 90s, 15m, 1h or 2d")) {
-            try fromFile.seconds(.staleAfter)
+            try fromFile.value(Settings.staleAfter)
         }
     }
 
@@ -97,8 +109,8 @@ struct SettingsTests {
         #expect(parsed.entry("title", command: "publish")?.value == "Morning\nnews", "TOML lets a parser normalise newlines")
         #expect(parsed.entry("stale-after", command: "update").map { [$0.value, "\($0.line)"] } == ["2h", "7"])
         let resolved = try resolve(file: parsed)
-        #expect(try resolved.int(.concurrency, in: 1...256) == 8)
-        #expect(resolved.value(.concurrency).source == .file(path: "f.toml", line: 2, section: ""))
+        #expect(try resolved.value(Settings.concurrency) == 8)
+        #expect(resolved.shown(Settings.concurrency).source == .file(path: "f.toml", line: 2, section: ""))
     }
 
     @Test func tomlValuesAreReadAsTOMLSaysThey() throws {
@@ -119,16 +131,52 @@ struct SettingsTests {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../contrib/feedmill.toml").standardized.path
         let text = String(decoding: try #require(FileManager.default.contents(atPath: path)), as: UTF8.self)
         let file = try ConfigFile(path: path, text: text)
-        for command in ConfigFile.commandSections {
-            let settings = try ResolvedSettings(command: command, settings: Setting.all, commandLine: [:], environment: [:], configFile: file)
-            #expect(try settings.int(.concurrency, in: 1...256) == 16)
-            #expect(try settings.bool(.allowPrivateNetworks) == false)
-            #expect(try settings.seconds(.staleAfter) == 3600)
-            #expect(try settings.seconds(.deadline) == (command == "update" ? 840 : nil))
+        for command in CommandName.allCases {
+            let settings = try ResolvedSettings(command: command, settings: Settings.all, environment: [:], configFile: file)
+            try settings.check()
+            #expect(try settings.value(Settings.concurrency) == 16)
+            #expect(try settings.value(Settings.allowPrivateNetworks) == false)
+            #expect(try settings.value(Settings.staleAfter) == Seconds(3600))
+            #expect(try settings.value(Settings.deadline) == (command == .update ? Seconds(840) : nil))
         }
         // Every key a file may set is in the example, so the example documents them all.
-        for setting in Setting.all where setting.inFile && setting.defaultValue != nil {
+        for setting in Settings.all where setting.inFile && setting.defaultText != nil {
             #expect(text.contains("\n\(setting.key) = "), "\(setting.key) is documented")
         }
+    }
+}
+
+@Suite("Settings: typed at the edge, checked wherever they come from")
+struct TypedSettingsTests {
+    @Test func aTypedCommandLineValueIsCheckedAsTheOtherLayersAre() throws {
+        var given = GivenSettings()
+        given.add(Settings.concurrency, 300)
+        given.add(Settings.deadline, Seconds(90))
+        let settings = try ResolvedSettings(
+            command: .update, given: given, environment: ["FEEDMILL_CONCURRENCY": "8"], configFile: nil)
+        #expect(throws: SettingsError(message: "concurrency = '300' (from command line): expected a whole number from 1 to 256")) {
+            try settings.check()
+        }
+        #expect(settings[Settings.deadline] == Seconds(90))
+        #expect(settings.shown(Settings.deadline) == .init(text: "90s", source: .commandLine))
+    }
+
+    @Test func aSettingLeftUnsetOnTheCommandLineFallsToTheLayersBelow() throws {
+        var given = GivenSettings()
+        given.add(Settings.keepItems, nil)
+        given.add(Settings.proxy, nil)
+        let settings = try ResolvedSettings(
+            command: .update, given: given, environment: ["FEEDMILL_KEEP_ITEMS": "40"], configFile: nil)
+        #expect(settings[Settings.keepItems] == 40)
+        #expect(settings.shown(Settings.keepItems).source == .environment("FEEDMILL_KEEP_ITEMS"))
+        #expect(settings.shown(Settings.proxy) == .init(text: nil, source: .unset))
+    }
+
+    @Test func theSettingsTableHasOneRowPerSettingNamingItsCommands() {
+        let rows = SettingsReference.markdown().split(separator: "\n").filter { $0.hasPrefix("| `") }
+        #expect(rows.count == Settings.all.count)
+        #expect(rows.contains { $0.hasPrefix("| `stale-after` | `[update]` `[feeds]` | `FEEDMILL_STALE_AFTER` | `--stale-after` (rss-update) |") })
+        #expect(rows.contains { $0.hasPrefix("| `now` (not in the file) |") && $0.contains("`SOURCE_DATE_EPOCH`") })
+        #expect(SettingsReference.tabSeparated().split(separator: "\n").count == Settings.all.filter { $0.inFile }.count)
     }
 }

@@ -2,17 +2,16 @@ import ArgumentParser
 
 /// Options every command has: where settings come from, how it logs, and the clock.
 public struct CommonOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Configuration file (default: $FEEDMILL_CONFIG, else ./feedmill.toml when present).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp("Configuration file (default: $FEEDMILL_CONFIG, else ./feedmill.toml when present).", valueName: "path"),
+        completion: .file(extensions: ["toml"]))
     public var config: String?
 
     @Flag(help: "Print the effective settings and where each came from, then exit.")
     public var printConfig = false
 
-    @Option(help: ArgumentHelp(
-        Setting.logFormat.summary + Setting.logFormat.helpSuffix,
-        valueName: LogLineHandler.Format.allCases.map(\.rawValue).joined(separator: "|")))
-    public var logFormat: String?
+    @Option(help: Settings.logFormat.help)
+    public var logFormat: LogLineHandler.Format?
 
     @Flag(name: .shortAndLong, help: "Print errors only: no progress, no summary.")
     public var quiet = false
@@ -20,12 +19,16 @@ public struct CommonOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log every feed, not only failures.")
     public var verbose = false
 
-    @Option(help: ArgumentHelp(Setting.now.summary + " (env SOURCE_DATE_EPOCH)", valueName: "unix-time"))
+    @Option(help: ArgumentHelp(Settings.now.summary + " (env \(Settings.now.environment))", valueName: Settings.now.valueName))
     public var now: Int64?
 
     /// For `Scripts/generate-docs`: every setting as tab-separated lines, for feedmill.toml(5).
     @Flag(help: .private)
     public var printSettingsReference = false
+
+    /// For `Scripts/generate-docs`: every setting as a markdown table, for docs/generated/settings.md.
+    @Flag(help: .private)
+    public var printSettingsTable = false
 
     public init() {}
 
@@ -33,36 +36,45 @@ public struct CommonOptions: ParsableArguments {
         if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be combined") }
     }
 
-    public var given: [String: String] {
-        Setting.given([(.logFormat, logFormat), (.now, now.map(String.init))])
+    public var given: GivenSettings {
+        var given = GivenSettings()
+        given.add(Settings.logFormat, logFormat)
+        given.add(Settings.now, now)
+        return given
     }
 }
 
+extension LogLineHandler.Format: ExpressibleByArgument {}
+
 /// Options of the commands that fetch: `rss-create`, `rss-update`, `rss-inspect`.
 public struct FetchOptions: ParsableArguments {
-    @Flag(inversion: .prefixedNo, help: ArgumentHelp(Setting.allowPrivateNetworks.summary + Setting.allowPrivateNetworks.helpSuffix))
+    @Flag(inversion: .prefixedNo, help: Settings.allowPrivateNetworks.help)
     public var allowPrivateNetworks: Bool?
 
-    @Option(help: ArgumentHelp(Setting.contact.summary + Setting.contact.helpSuffix, valueName: "url"))
+    @Option(help: Settings.contact.help)
     public var contact: String?
 
-    @Option(help: ArgumentHelp(Setting.timeout.summary + Setting.timeout.helpSuffix, valueName: "seconds"))
+    @Option(help: Settings.timeout.help)
     public var timeout: Double?
 
-    @Option(help: ArgumentHelp(Setting.proxy.summary + Setting.proxy.helpSuffix, valueName: "url|none"))
+    @Option(help: Settings.proxy.help, completion: .list(["none"]))
     public var proxy: String?
 
-    @Option(help: ArgumentHelp(Setting.maxSize.summary + Setting.maxSize.helpSuffix, valueName: "mib"))
+    @Option(help: Settings.maxSize.help)
     public var maxSize: Int?
 
-    @Option(help: ArgumentHelp(
-        "Fetch from the network and store every response (status, headers, body) in this directory, content-addressed.",
-        valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Fetch from the network and store every response (status, headers, body) in this directory, content-addressed.",
+            valueName: "dir"),
+        completion: .directory)
     public var record: String?
 
-    @Option(help: ArgumentHelp(
-        "Answer every fetch from a directory written by --record, with no network; a request never recorded fails.",
-        valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Answer every fetch from a directory written by --record, with no network; a request never recorded fails.",
+            valueName: "dir"),
+        completion: .directory)
     public var replay: String?
 
     public init() {}
@@ -71,11 +83,14 @@ public struct FetchOptions: ParsableArguments {
         if record != nil && replay != nil { throw ValidationError("--record and --replay cannot be combined") }
     }
 
-    public var given: [String: String] {
-        Setting.given([
-            (.allowPrivateNetworks, allowPrivateNetworks.map { $0 ? "true" : "false" }), (.contact, contact),
-            (.timeout, timeout.map(Setting.formatNumber)), (.maxSize, maxSize.map(String.init)), (.proxy, proxy),
-        ])
+    public var given: GivenSettings {
+        var given = GivenSettings()
+        given.add(Settings.allowPrivateNetworks, allowPrivateNetworks)
+        given.add(Settings.contact, contact)
+        given.add(Settings.timeout, timeout)
+        given.add(Settings.maxSize, maxSize)
+        given.add(Settings.proxy, proxy)
+        return given
     }
 
     public var recording: RecordingModeOption? {
@@ -83,8 +98,6 @@ public struct FetchOptions: ParsableArguments {
         if let replay { return .replay(replay) }
         return nil
     }
-
-    public static let settings: [Setting] = [.timeout, .maxSize, .contact, .allowPrivateNetworks, .proxy]
 }
 
 /// `--record`/`--replay` as given; turned into the fetcher's ``RecordingMode`` by the context.
@@ -95,25 +108,25 @@ public enum RecordingModeOption: Sendable, Equatable {
 
 /// Options of the commands that run the pipeline over a data directory.
 public struct PipelineOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(Setting.dataDirectory.summary + Setting.dataDirectory.helpSuffix, valueName: "dir"))
+    @Option(help: Settings.dataDirectory.help, completion: .directory)
     public var dataDir: String?
 
-    @Option(help: ArgumentHelp(Setting.concurrency.summary + Setting.concurrency.helpSuffix, valueName: "n"))
+    @Option(help: Settings.concurrency.help)
     public var concurrency: Int?
 
-    @Option(help: ArgumentHelp(Setting.perHost.summary + Setting.perHost.helpSuffix, valueName: "n"))
+    @Option(help: Settings.perHost.help)
     public var perHost: Int?
 
-    @Option(help: ArgumentHelp(Setting.deadline.summary + Setting.deadline.helpSuffix, valueName: "duration"))
-    public var deadline: String?
+    @Option(help: Settings.deadline.help)
+    public var deadline: Seconds?
 
-    @Option(help: ArgumentHelp(Setting.metricsFile.summary + Setting.metricsFile.helpSuffix, valueName: "path"))
+    @Option(help: Settings.metricsFile.help, completion: .file())
     public var metricsFile: String?
 
-    @Option(help: ArgumentHelp(Setting.keepItems.summary + Setting.keepItems.helpSuffix, valueName: "n"))
+    @Option(help: Settings.keepItems.help)
     public var keepItems: Int?
 
-    @Option(help: ArgumentHelp(Setting.keepDays.summary + Setting.keepDays.helpSuffix, valueName: "days"))
+    @Option(help: Settings.keepDays.help)
     public var keepDays: Int?
 
     @OptionGroup(title: "Fetching")
@@ -121,16 +134,15 @@ public struct PipelineOptions: ParsableArguments {
 
     public init() {}
 
-    public var given: [String: String] {
-        fetch.given.merging(
-            Setting.given([
-                (.dataDirectory, dataDir), (.concurrency, concurrency.map(String.init)), (.perHost, perHost.map(String.init)),
-                (.deadline, deadline), (.metricsFile, metricsFile), (.keepItems, keepItems.map(String.init)),
-                (.keepDays, keepDays.map(String.init)),
-            ])
-        ) { $1 }
+    public var given: GivenSettings {
+        var given = fetch.given
+        given.add(Settings.dataDirectory, dataDir)
+        given.add(Settings.concurrency, concurrency)
+        given.add(Settings.perHost, perHost)
+        given.add(Settings.deadline, deadline)
+        given.add(Settings.metricsFile, metricsFile)
+        given.add(Settings.keepItems, keepItems)
+        given.add(Settings.keepDays, keepDays)
+        return given
     }
-
-    public static let settings: [Setting] =
-        [.dataDirectory, .concurrency, .perHost, .deadline, .keepItems, .keepDays, .metricsFile] + FetchOptions.settings
 }

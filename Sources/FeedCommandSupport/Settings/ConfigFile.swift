@@ -21,7 +21,7 @@ public struct ConfigFile: Sendable, Equatable {
     /// Top-level keys, under the empty section name, and each section's keys.
     public private(set) var sections: [String: [String: Entry]] = [:]
 
-    public static let commandSections: Set<String> = ["create", "update", "publish", "inspect", "feeds"]
+    public static let commandSections = Set(CommandName.allCases.map(\.section))
 
     public init(path: String, text: String) throws(ConfigFileError) {
         self.path = path

@@ -30,10 +30,57 @@ public struct SettingsError: Error, Equatable, CustomStringConvertible, Sendable
     public var description: String { message }
 }
 
-/// The effective settings of one command: command line over environment over configuration
-/// file (its `[command]` section over its top level) over defaults.
+/// The layers under the command line, as one command sees them.
+public struct SettingLayers: Sendable {
+    public let command: CommandName
+    public let environment: [String: String]
+    public let configFile: ConfigFile?
+
+    /// The key's entry in the command's section, else at the top level, and where it is.
+    func fileEntry(_ key: String) -> (entry: ConfigFile.Entry, source: SettingSource)? {
+        guard let configFile, let entry = configFile.entry(key, command: command.section) else { return nil }
+        let section = configFile.sections[command.section]?[key] != nil ? command.section : ""
+        return (entry, .file(path: configFile.path, line: entry.line, section: section))
+    }
+}
+
+/// One setting resolved: its typed value, what `--print-config` shows, and what is wrong with it.
+public struct ResolvedSetting: Sendable {
+    public let setting: any AnySetting
+    /// The setting's default when the value given was unusable (then `problem` says why).
+    let value: any Sendable
+    public let shown: ResolvedSettings.Shown
+    public let problem: SettingsError?
+}
+
+/// The options a command line gave, typed as ArgumentParser parsed them, by setting.
+public struct GivenSettings: Sendable {
+    var values: [String: any Sendable] = [:]
+
+    public init() {}
+
+    /// An option of a setting that has a default; `nil`: not given.
+    public mutating func add<Value>(_ setting: Setting<Value>, _ value: Value?) {
+        if let value { values[setting.key] = value }
+    }
+
+    /// An option of a setting that may stay unset; `nil`: not given.
+    public mutating func add<Value>(_ setting: Setting<Value?>, _ value: Value?) {
+        if let value { values[setting.key] = Optional.some(value) }
+    }
+
+    public func merging(_ other: GivenSettings) -> GivenSettings {
+        var merged = self
+        merged.values.merge(other.values) { $1 }
+        return merged
+    }
+}
+
+/// The effective settings of one command, typed: command line over environment over
+/// configuration file (its `[command]` section over its top level) over defaults.
 public struct ResolvedSettings: Sendable {
-    public struct Value: Sendable, Equatable {
+    /// A value as `--print-config` shows it, and where it came from.
+    public struct Shown: Sendable, Equatable {
         public var text: String?
         public var source: SettingSource
 
@@ -43,128 +90,61 @@ public struct ResolvedSettings: Sendable {
         }
     }
 
-    public let command: String
-    public let settings: [Setting]
+    public let command: CommandName
     public let configPath: String?
     public let configSource: SettingSource
-    private let values: [String: Value]
+    /// In the command's order.
+    public let resolved: [ResolvedSetting]
+    private let index: [String: Int]
 
     /// - Parameters:
-    ///   - command: `create`, `update`, `publish` or `inspect`: the file section that applies.
-    ///   - commandLine: the options given on the command line, by setting key.
+    ///   - settings: the command's; ``CommandName/settings`` unless a test narrows them.
     ///   - configFile: already read; its keys are checked against every known setting.
     public init(
-        command: String, settings: [Setting], commandLine: [String: String], environment: [String: String],
+        command: CommandName, settings: [any AnySetting]? = nil, given: GivenSettings = GivenSettings(), environment: [String: String],
         configFile: ConfigFile?, configSource: SettingSource = .unset
     ) throws(SettingsError) {
         self.command = command
-        self.settings = settings
         self.configPath = configFile?.path
         self.configSource = configSource
-        if let configFile {
-            let known = Set(Setting.all.filter(\.inFile).map(\.key))
-            for (section, entries) in configFile.sections {
-                for (key, entry) in entries where !known.contains(key) {
-                    let suggestion = known.min { Self.distance($0, key) < Self.distance($1, key) }
-                    throw SettingsError(
-                        message: "\(configFile.path)\(entry.line > 0 ? ":\(entry.line)" : "")\(section.isEmpty ? "" : " [\(section)]"): unknown setting '\(key)'"
-                            + (suggestion.map { Self.distance($0, key) <= 3 ? " (did you mean '\($0)'?)" : "" } ?? ""))
-                }
-            }
-        }
-        var values: [String: Value] = [:]
-        for setting in settings {
-            if let given = commandLine[setting.key] {
-                values[setting.key] = Value(text: given, source: .commandLine)
-            } else if let name = setting.environment, let text = environment[name], !text.isEmpty {
-                values[setting.key] = Value(text: text, source: .environment(name))
-            } else if setting.inFile, let configFile, let entry = configFile.entry(setting.key, command: command) {
-                let section = configFile.sections[command]?[setting.key] != nil ? command : ""
-                values[setting.key] = Value(text: entry.value, source: .file(path: configFile.path, line: entry.line, section: section))
-            } else if let fallback = setting.defaultValue {
-                values[setting.key] = Value(text: fallback, source: .defaultValue)
-            } else {
-                values[setting.key] = Value(text: nil, source: .unset)
-            }
-        }
-        self.values = values
+        if let configFile { try Self.refuseUnknownKeys(configFile) }
+        let layers = SettingLayers(command: command, environment: environment, configFile: configFile)
+        resolved = (settings ?? command.settings).map { $0.resolve(given: given.values[$0.key], layers: layers) }
+        index = Dictionary(resolved.enumerated().map { ($1.setting.key, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    public func value(_ setting: Setting) -> Value {
-        values[setting.key] ?? Value(text: nil, source: .unset)
+    /// The typed value. Unusable values are refused by ``check()`` before a command works
+    /// (``CommandContext/make(_:common:given:environment:console:)``); read before that, or
+    /// for a setting the command does not take, it is the default.
+    public subscript<Value>(_ setting: Setting<Value>) -> Value {
+        guard let position = index[setting.key], let value = resolved[position].value as? Value else { return setting.defaultValue }
+        return value
     }
 
-    public func string(_ setting: Setting) -> String? { value(setting).text }
-
-    /// A setting that has a default, so always a value.
-    public func text(_ setting: Setting) -> String { value(setting).text ?? setting.defaultValue ?? "" }
-
-    public func int(_ setting: Setting, in range: ClosedRange<Int>) throws(SettingsError) -> Int {
-        guard let text = string(setting), let number = Int(text), range.contains(number) else {
-            throw invalid(setting, "a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return number
+    /// The typed value, or why it is unusable.
+    public func value<Value>(_ setting: Setting<Value>) throws(SettingsError) -> Value {
+        if let position = index[setting.key], let problem = resolved[position].problem { throw problem }
+        return self[setting]
     }
 
-    public func positiveDouble(_ setting: Setting) throws(SettingsError) -> Double {
-        guard let text = string(setting), let number = Double(text), number > 0, number.isFinite else {
-            throw invalid(setting, "a positive number")
-        }
-        return number
+    /// What `--print-config` shows for the setting, and where it came from.
+    public func shown(_ setting: some AnySetting) -> Shown {
+        index[setting.key].map { resolved[$0].shown } ?? Shown(text: nil, source: .unset)
     }
 
-    public func bool(_ setting: Setting) throws(SettingsError) -> Bool {
-        switch string(setting)?.lowercased() {
-        case "true", "1", "yes", "on": return true
-        case "false", "0", "no", "off", nil: return false
-        default: throw invalid(setting, "true or false")
-        }
-    }
-
-    /// `90`, `90s`, `15m`, `1h`, `2d`; `nil` when unset.
-    public func seconds(_ setting: Setting) throws(SettingsError) -> Int? {
-        guard let text = string(setting) else { return nil }
-        guard let seconds = Seconds(argument: text)?.value else {
-            throw invalid(setting, "a duration such as 90s, 15m, 1h or 2d")
-        }
-        return seconds
-    }
-
-    /// The latest time `--now` may name: 9999-12-31T23:59:59Z, the last second a four-digit
-    /// year can write. A clock past it is a typo or an attack, and stored as `last_update` it
-    /// would sit in every feed's future.
-    public static let latestEpochSecond: Int64 = 253_402_300_799
-
-    /// Seconds since the epoch, from 1970 to the end of year 9999; `nil` when unset.
-    public func epochSeconds(_ setting: Setting) throws(SettingsError) -> Int64? {
-        guard let text = string(setting) else { return nil }
-        guard let seconds = Int64(text), (0...Self.latestEpochSecond).contains(seconds) else {
-            throw invalid(setting, "whole seconds since 1970-01-01 UTC, at most \(Self.latestEpochSecond) (9999-12-31T23:59:59Z)")
-        }
-        return seconds
-    }
-
-    public func choice(_ setting: Setting, _ choices: [String]) throws(SettingsError) -> String {
-        guard let text = string(setting), choices.contains(text) else {
-            throw invalid(setting, choices.joined(separator: " or "))
-        }
-        return text
-    }
-
-    public func invalid(_ setting: Setting, _ expected: String) -> SettingsError {
-        let value = self.value(setting)
-        return SettingsError(message: "\(setting.key) = '\(value.text ?? "")' (from \(value.source)): expected \(expected)")
+    /// The first unusable value, in the command's order.
+    public func check() throws(SettingsError) {
+        if let problem = resolved.lazy.compactMap { $0.problem }.first { throw problem }
     }
 
     /// The `--print-config` listing: every setting of the command, its value and its source.
     public func render() -> String {
-        var lines = ["# rss-\(command): effective settings (command line > environment > file > default)"]
+        var lines = ["# \(command.executable): effective settings (command line > environment > file > default)"]
         lines.append("# configuration file: \(configPath ?? "none") (\(configSource))")
-        let width = settings.map(\.key.count).max() ?? 0
-        for setting in settings {
-            let value = self.value(setting)
-            let shown = value.text.map(Self.tomlValue) ?? "(unset)"
-            lines.append(setting.key.padding(toLength: width, withPad: " ", startingAt: 0) + " = " + shown + "  # \(value.source)")
+        let width = resolved.map { $0.setting.key.count }.max() ?? 0
+        for entry in resolved {
+            let shown = entry.shown.text.map(Self.tomlValue) ?? "(unset)"
+            lines.append(entry.setting.key.padding(toLength: width, withPad: " ", startingAt: 0) + " = " + shown + "  # \(entry.shown.source)")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -173,6 +153,18 @@ public struct ResolvedSettings: Sendable {
     private static func tomlValue(_ text: String) -> String {
         if text == "true" || text == "false" || Int(text) != nil || (Double(text) != nil && !text.contains("n")) { return text }
         return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    private static func refuseUnknownKeys(_ configFile: ConfigFile) throws(SettingsError) {
+        let known = Set(Settings.all.filter { $0.inFile }.map { $0.key })
+        for (section, entries) in configFile.sections {
+            for (key, entry) in entries where !known.contains(key) {
+                let suggestion = known.min { distance($0, key) < distance($1, key) }
+                throw SettingsError(
+                    message: "\(configFile.path)\(entry.line > 0 ? ":\(entry.line)" : "")\(section.isEmpty ? "" : " [\(section)]"): unknown setting '\(key)'"
+                        + (suggestion.map { distance($0, key) <= 3 ? " (did you mean '\($0)'?)" : "" } ?? ""))
+            }
+        }
     }
 
     /// Edit distance, for "did you mean".
@@ -188,37 +180,5 @@ public struct ResolvedSettings: Sendable {
             previous = current
         }
         return previous[b.count]
-    }
-}
-
-/// Finds and reads the configuration file: `--config`, else `FEEDMILL_CONFIG`, else
-/// `./feedmill.toml` when it exists. A file named explicitly must exist.
-public enum ConfigFileLocator {
-    public static let defaultName = "feedmill.toml"
-
-    public static func load(
-        commandLine path: String?, environment: [String: String]
-    ) throws(SettingsError) -> (file: ConfigFile?, source: SettingSource) {
-        let chosen: (path: String, source: SettingSource, required: Bool)
-        if let path {
-            chosen = (path, .commandLine, true)
-        } else if let path = environment["FEEDMILL_CONFIG"], !path.isEmpty {
-            chosen = (path, .environment("FEEDMILL_CONFIG"), true)
-        } else {
-            chosen = (defaultName, .defaultValue, false)
-        }
-        // A file that is there always counts: unreadable or not UTF-8 is an error, not "no file".
-        guard chosen.required || FileManager.default.fileExists(atPath: chosen.path) else { return (nil, .unset) }
-        guard let data = FileManager.default.contents(atPath: chosen.path) else {
-            throw SettingsError(message: "configuration file \(chosen.path) (from \(chosen.source)) cannot be read")
-        }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            throw SettingsError(message: "configuration file \(chosen.path) (from \(chosen.source)) is not UTF-8 text")
-        }
-        do {
-            return (try ConfigFile(path: chosen.path, text: text), chosen.source)
-        } catch {
-            throw SettingsError(message: error.description)
-        }
     }
 }

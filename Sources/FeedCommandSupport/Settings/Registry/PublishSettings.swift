@@ -1,0 +1,19 @@
+import FeedPublishing
+
+/// Settings of rss-publish.
+extension Settings {
+    public static let publishDirectory = Setting(
+        "out", environment: "FEEDMILL_PUBLISH_DIR", type: .text, default: PublishConfiguration().outputDirectory, valueName: "dir",
+        "The publish directory.")
+
+    public static let deltas = Setting(
+        "deltas", type: .wholeNumber(in: 0...50), default: PublishConfiguration().retainedVersions, valueName: "n",
+        "Earlier versions of each feed kept, each with a delta to the current one (0-50).")
+
+    public static let siteURL = Setting(
+        "site-url", type: SettingType.text("a URL ending with /") { $0.hasSuffix("/") }.orUnset, default: nil, valueName: "url",
+        "The URL the publish directory is served at, for atom.xml's links (ends with /).")
+
+    public static let title = Setting(
+        "title", type: .text, default: PublishConfiguration().title, valueName: "text", "Title of atom.xml and index.html.")
+}

@@ -1,0 +1,45 @@
+/// Every setting, declared once each (in the files beside this one, by what they tune):
+/// the options' `--help`, `--print-config`, feedmill.toml(5) and docs/generated/settings.md
+/// are made from these declarations.
+public enum Settings {
+    public static let all: [any AnySetting] = [
+        dataDirectory, feedList, publishDirectory, concurrency, perHost, timeout, maxSize, contact, allowPrivateNetworks, proxy,
+        staleAfter, keepItems, keepDays, deadline, deltas, siteURL, title, logFormat, metricsFile, now,
+    ]
+
+    /// The settings of the commands that fetch.
+    public static let fetch: [any AnySetting] = [timeout, maxSize, contact, allowPrivateNetworks, proxy]
+
+    /// The settings of the commands that run the pipeline over a data directory.
+    public static let pipeline: [any AnySetting] =
+        [dataDirectory, concurrency, perHost, deadline, keepItems, keepDays, metricsFile] + fetch
+}
+
+/// Settings every command has.
+extension Settings {
+    public static let logFormat = Setting(
+        "log-format", type: .choice, default: LogLineHandler.Format.text,
+        valueName: LogLineHandler.Format.allCases.map(\.rawValue).joined(separator: "|"),
+        "text (readable lines) or json (one object per line).")
+
+    public static let now = Setting(
+        "now", environment: "SOURCE_DATE_EPOCH", type: SettingType.epochSeconds.orUnset, default: nil, valueName: "unix-time", inFile: false,
+        "Seconds since 1970 to use as the current time everywhere (reproducible runs); default: the system clock.")
+
+    public static let metricsFile = Setting(
+        "metrics-file", type: SettingType.text.orUnset, default: nil, valueName: "path",
+        "Write Prometheus text-format metrics here (node_exporter's textfile collector), atomically.")
+}
+
+extension SettingType where Value == Int64 {
+    /// The latest time `--now` may name: 9999-12-31T23:59:59Z, the last second a four-digit
+    /// year can write. A clock past it is a typo or an attack, and stored as `last_update` it
+    /// would sit in every feed's future.
+    public static var latestEpochSecond: Int64 { 253_402_300_799 }
+
+    /// Seconds since the epoch, from 1970 to the end of year 9999.
+    static var epochSeconds: Self {
+        let expected = "whole seconds since 1970-01-01 UTC, at most \(latestEpochSecond) (9999-12-31T23:59:59Z)"
+        return Self(expected: expected, read: { Int64($0) }, problem: { (0...latestEpochSecond).contains($0) ? nil : expected }, write: { String($0) })
+    }
+}
