@@ -22,16 +22,17 @@ public enum SettingsReference {
             "effective value and where it came from. A value that does not fit stops the command with",
             "status 64, naming the value and where it came from.",
             "",
-            "| Setting | Commands | Environment | Option | Value | Default | Meaning |",
-            "|---|---|---|---|---|---|---|",
+            "| Setting | Commands | Configuration file | Environment | Option | Value | Default | Meaning |",
+            "|---|---|---|---|---|---|---|---|",
         ]
         for setting in Settings.all {
             let commands = CommandName.allCases.filter { command in command.settings.contains { $0.key == setting.key } }
             let options = commands.filter { !$0.fileOnlySettings.contains(setting.key) }
-            let key = setting.inFile ? "`\(setting.key)`" : "`\(setting.key)` (not in the file)"
+            let fileKey = setting.inFile
+                ? "`\(setting.key)`, top level or " + commands.map { "`[\($0.section)]`" }.joined(separator: ", ") : "not in the file"
             let option = options.isEmpty ? "" : "`--\(setting.key)`" + (options == commands ? "" : " (" + options.map(\.executable).joined(separator: ", ") + ")")
             let cells = [
-                key, commands.map { "`[\($0.section)]`" }.joined(separator: " "), "`\(setting.environment)`", option, setting.expected,
+                setting.key, commands.map(\.executable).joined(separator: ", "), fileKey, "`\(setting.environment)`", option, setting.expected,
                 setting.defaultText.map { "`\($0)`" } ?? "unset", setting.summary,
             ]
             lines.append("| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |")
