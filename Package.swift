@@ -125,6 +125,16 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
+        // The built binaries and the command layer, run as an operator would: options, settings,
+        // exit statuses, locks, signals, the contrib files. `swift test` builds every product
+        // first, so the executables are beside the test bundle (TestSupport's Executable).
+        .testTarget(
+            name: "CommandTests",
+            dependencies: [
+                "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "FeedBasics", "TestSupport",
+                "PipelineTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -27,6 +27,9 @@ public final class TestTLSServer {
         }
     }
 
+    /// The programs it runs are installed (tests that need it are skipped otherwise).
+    public static var canRun: Bool { InstalledTool.exists("openssl") && InstalledTool.exists("python3") }
+
     public init(body: String) throws {
         directory = try TemporaryDirectory()
         let root = directory.url.path

@@ -1,11 +1,11 @@
 import Foundation
+import Synchronization
 
 /// Standard error shared by log lines and the progress bar: a log line clears the bar,
 /// prints, and the bar is drawn again under it, so the two never interleave mid-line.
-public final class Console: @unchecked Sendable {
-    // `@unchecked Sendable`: `progress` is only touched under `lock`.
-    private let lock = NSLock()
-    private var progress: String?
+public final class Console: Sendable {
+    /// The progress line drawn last, if any.
+    private let progress = Mutex<String?>(nil)
     private let write: @Sendable (String) -> Void
     /// Standard error is a terminal: progress is drawn, and text logs leave out timestamps.
     public let isTerminal: Bool
@@ -21,7 +21,7 @@ public final class Console: @unchecked Sendable {
 
     /// Writes whole lines (each ending in a newline).
     public func line(_ text: String) {
-        lock.withLock {
+        progress.withLock { progress in
             if progress != nil { write("\r\u{1B}[K") }
             write(text.hasSuffix("\n") ? text : text + "\n")
             if let progress { write(progress) }
@@ -31,14 +31,14 @@ public final class Console: @unchecked Sendable {
     /// Replaces the progress line (terminals only).
     public func showProgress(_ text: String) {
         guard isTerminal else { return }
-        lock.withLock {
+        progress.withLock { progress in
             progress = text
             write("\r\u{1B}[K" + text)
         }
     }
 
     public func clearProgress() {
-        lock.withLock {
+        progress.withLock { progress in
             if progress != nil { write("\r\u{1B}[K") }
             progress = nil
         }

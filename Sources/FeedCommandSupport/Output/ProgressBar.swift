@@ -1,16 +1,15 @@
 import FeedPipeline
 import Foundation
+import Synchronization
 
 /// `[#########·········]  412/1000  3 failed  38.2 feeds/s  ~15 s left` on a terminal;
 /// nothing otherwise (the console draws only on a terminal). Workers report in whatever order
 /// they finish, so a count lower than one already drawn is not drawn: the bar never goes back.
-public final class ProgressBar: @unchecked Sendable {
-    // `@unchecked Sendable`: `failed` and `shown` are only touched under `lock`.
-    private let lock = NSLock()
+public final class ProgressBar: Sendable {
+    /// Feeds failed so far, and the highest count drawn.
+    private let counts = Mutex((failed: 0, shown: 0))
     private let console: Console
     private let enabled: Bool
-    private var failed = 0
-    private var shown = 0
     private let start = ContinuousClock.now
 
     public init(console: Console, enabled: Bool) {
@@ -20,14 +19,15 @@ public final class ProgressBar: @unchecked Sendable {
 
     public func update(_ feed: FeedReport, done: Int, total: Int) {
         guard enabled else { return }
-        lock.withLock {
-            if case .failed = feed.outcome { failed += 1 }
-            shown = max(shown, done)
-            if shown >= total {
+        counts.withLock { counts in
+            if case .failed = feed.outcome { counts.failed += 1 }
+            counts.shown = max(counts.shown, done)
+            if counts.shown >= total {
                 console.clearProgress()
             } else {
                 // Drawn under the lock, so two workers' lines are drawn in the order counted.
-                console.showProgress(Self.render(done: shown, total: total, failed: failed, elapsed: (ContinuousClock.now - start).inSeconds))
+                console.showProgress(
+                    Self.render(done: counts.shown, total: total, failed: counts.failed, elapsed: (ContinuousClock.now - start).inSeconds))
             }
         }
     }

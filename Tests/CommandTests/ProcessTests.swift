@@ -14,7 +14,10 @@ struct ProcessTests {
         let data = ["--data-dir", directory.url.path, "--allow-private-networks", "--concurrency", "1"]
         #expect(try create.run(["--opml", server.baseURL + "/list.opml"] + data).status == 0)
         let first = try update.start(["--all"] + data)
-        Thread.sleep(forTimeInterval: 0.5)
+        // Not a sleep: on a busy machine the second process could still win the lock.
+        try #require(
+            Self.waitUntilTheLock(in: directory.url.path, names: first.processIdentifier),
+            "the first run took the lock within 30 s")
         let started = ContinuousClock.now
         let second = try update.run(["--all"] + data)
         #expect(second.status == 75)
@@ -25,6 +28,21 @@ struct ProcessTests {
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) where file.hasSuffix(".sqlite") {
             #expect(try sqlite(directory.url.path + "/" + file, "PRAGMA integrity_check") == [["ok"]])
         }
+    }
+
+    /// Polls `<data>/.feedmill.lock` until it holds `pid`: a run writes its pid there once it
+    /// holds the lock (RunLock), and holds it from then on until it ends.
+    static func waitUntilTheLock(in directory: String, names pid: Int32, timeout: Duration = .seconds(30)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let data = FileManager.default.contents(atPath: directory + "/.feedmill.lock"),
+                String(decoding: data, as: UTF8.self) == "\(pid)\n"
+            {
+                return true
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return false
     }
 
     @Test func runsKilledAtRandomPointsThenCompletedEndLikeAnUninterruptedRun() throws {
