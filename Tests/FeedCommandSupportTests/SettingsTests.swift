@@ -172,6 +172,16 @@ struct TypedSettingsTests {
         #expect(settings.shown(Settings.proxy) == .init(text: nil, source: .unset))
     }
 
+    @Test func aDurationTooLongForAnIntegerIsRefusedNotATrap() throws {
+        #expect(Seconds(argument: "2d")?.value == 172_800)
+        #expect(Seconds(argument: "999999999999999999d") == nil)
+        let settings = try ResolvedSettings(command: .update, environment: ["FEEDMILL_STALE_AFTER": "999999999999999999d"], configFile: nil)
+        #expect(throws: SettingsError(
+            message: "stale-after = '999999999999999999d' (from environment FEEDMILL_STALE_AFTER): expected a duration such as 90s, 15m, 1h or 2d")) {
+            try settings.check()
+        }
+    }
+
     @Test func theSettingsTableHasOneRowPerSettingNamingItsCommands() {
         let rows = SettingsReference.markdown().split(separator: "\n").filter { $0.hasPrefix("| ") }.dropFirst()
         #expect(rows.count == Settings.all.count)
