@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "CommandTests",
             dependencies: [
-                "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "FeedBasics", "TestSupport",
+                "FeedCommandSupport", "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "FeedBasics", "TestSupport",
                 "PipelineTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
