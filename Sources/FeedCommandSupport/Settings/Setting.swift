@@ -27,7 +27,7 @@ public struct Setting: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 }
 
-/// Every setting, documented once; `--help`, `--print-config` and the README's table use these.
+/// Every setting, documented once; `--help`, `--print-config` and docs/generated/settings.md use these.
 extension Setting {
     public static let dataDirectory = Setting("data-dir", default: PipelineConfiguration().dataDirectory, "Directory holding all_feeds.sqlite and the feed_<id>.sqlite files.")
     public static let concurrency = Setting("concurrency", default: String(PipelineConfiguration().concurrency), "Transfers in flight at most (1-256).")
