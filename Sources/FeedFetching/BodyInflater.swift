@@ -22,7 +22,8 @@ final class BodyInflater {
     private(set) var decodedCount = 0
     /// zlib keeps a pointer back to its stream, so the stream must not move.
     private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-    private let output = UnsafeMutableRawBufferPointer.allocate(byteCount: 32 * 1024, alignment: 16)
+    private static let outputSize = 32 * 1024
+    private let outputStart = UnsafeMutableRawPointer.allocate(byteCount: outputSize, alignment: 16)
     private var initialised = false
 
     /// `coding` is `.gzip` or `.deflate`.
@@ -36,7 +37,7 @@ final class BodyInflater {
         if initialised { inflateEnd(stream) }
         stream.deinitialize(count: 1)
         stream.deallocate()
-        output.deallocate()
+        outputStart.deallocate()
     }
 
     /// The bytes are complete once this is true: ``ended``, or nothing was ever given.
@@ -68,14 +69,14 @@ final class BodyInflater {
     /// Runs zlib until the input given is used up (or the stream ends), handing on its output.
     private func drain(limit: Int, into receive: (UnsafeRawBufferPointer) -> Bool) throws(Failure) -> Bool {
         repeat {
-            stream.pointee.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
-            stream.pointee.avail_out = UInt32(output.count)
+            stream.pointee.next_out = outputStart.assumingMemoryBound(to: Bytef.self)
+            stream.pointee.avail_out = UInt32(Self.outputSize)
             let result = CZlib.inflate(stream, Z_NO_FLUSH)
-            let produced = output.count - Int(stream.pointee.avail_out)
+            let produced = Self.outputSize - Int(stream.pointee.avail_out)
             if produced > 0 {
                 decodedCount += produced
                 guard decodedCount <= limit else { throw .tooLarge }
-                guard receive(UnsafeRawBufferPointer(start: output.baseAddress, count: produced)) else { return false }
+                guard receive(UnsafeRawBufferPointer(start: outputStart, count: produced)) else { return false }
             }
             switch result {
             case Z_STREAM_END:

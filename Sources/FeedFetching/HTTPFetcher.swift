@@ -258,7 +258,7 @@ public final class HTTPFetcher {
 
     /// A URL whose host is itself a non-public address (`127.0.0.1`, `[::1]`, `localhost`), when
     /// the proxy would resolve and connect to it: refused as a direct connection would be.
-    /// Names are resolved by the proxy, out of Feedmill's sight (see the README).
+    /// Names are resolved by the proxy, out of Feedmill's sight (see docs/fetching.md, Proxies).
     static func refusedThroughProxy(_ url: String, policy: NetworkPolicy) -> String? {
         guard !policy.allowPrivateNetworks, let host = URLHost.of(url) else { return nil }
         if host == "localhost" || host.hasSuffix(".localhost") { return host }

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedStorage
 import Foundation
 
@@ -78,10 +79,6 @@ public enum CatalogAccess {
     }
 
     private static func open<T>(_ body: () throws(StorageError) -> T) throws(PipelineError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw .storage(error)
-        }
+        try rethrowing(try body(), as: PipelineError.storage)
     }
 }

@@ -58,11 +58,7 @@ public enum CatalogRebuild {
                 report.unrecoverable.append(error.description)
             }
         }
-        do {
-            report.adopted = try catalog.adopt(identities)
-        } catch {
-            throw .storage(error)
-        }
+        report.adopted = try rethrowing(try catalog.adopt(identities), as: PipelineError.storage)
         return report
     }
 }

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedFetching
 import FeedNormalization
 import FeedParsing
@@ -18,18 +19,11 @@ public struct FeedList: Sendable {
     /// resolved against `base` when given, else against the list's own URL when it was
     /// fetched; in a local file they are refused, since a `file://` feed would fail forever.
     public static func load(_ source: String, base: String? = nil, configuration: FetchConfiguration) throws(PipelineError) -> FeedList {
-        let document: LoadedDocument
-        do {
-            document = try FeedSource(source).load(configuration: configuration)
-        } catch {
-            throw .feedList(source: source, reason: error.description)
-        }
-        let outlines: [OPMLOutline]
-        do {
-            outlines = try OPMLParser.parse(document.bytes)
-        } catch {
-            throw .feedList(source: source, reason: error.description)
-        }
+        let document = try rethrowing(
+            try FeedSource(source).load(configuration: configuration),
+            as: { (error: SourceError) in PipelineError.feedList(source: source, reason: error.description) })
+        let outlines = try rethrowing(
+            try OPMLParser.parse(document.bytes), as: { (error: OPMLError) in PipelineError.feedList(source: source, reason: error.description) })
         let fetched = URLResolver.isWebURL(document.origin)
         let resolveAgainst = base ?? (fetched ? document.origin : nil)
         var list = FeedList(source: source, outlines: [], rejected: [])

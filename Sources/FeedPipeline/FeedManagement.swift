@@ -53,12 +53,7 @@ public struct FeedListing: Sendable, Equatable, Encodable {
 /// The catalog managed without SQL (`rss-feeds`): list, add, remove, set retention, export.
 public enum FeedManagement {
     public static func list(_ catalog: Catalog, configuration: PipelineConfiguration) throws(PipelineError) -> [FeedListing] {
-        let feeds: [CatalogFeed]
-        do {
-            feeds = try catalog.feeds()
-        } catch {
-            throw .storage(error)
-        }
+        let feeds: [CatalogFeed] = try rethrowing(try catalog.feeds(), as: PipelineError.storage)
         return feeds.map { feed in
             let state = feed.state
             var listing = listing(feed, state: state, configuration: configuration)
@@ -85,11 +80,7 @@ public enum FeedManagement {
         guard URLResolver.resolve(url, against: nil).map(URLResolver.isWebURL) == true else {
             throw .feedList(source: url, reason: "a feed URL must be an absolute http or https URL")
         }
-        do {
-            return try catalog.add(CatalogOutline(url: url, title: title, category: category))
-        } catch {
-            throw .storage(error)
-        }
+        return try rethrowing(try catalog.add(CatalogOutline(url: url, title: title, category: category)), as: PipelineError.storage)
     }
 
     /// Removes the feed from the catalog, then its database (``FeedRemoval``). Returns the
@@ -97,12 +88,7 @@ public enum FeedManagement {
     public static func remove(
         _ feedID: Int64, catalog: Catalog, configuration: PipelineConfiguration
     ) throws(PipelineError) -> (feed: CatalogFeed, kept: String?) {
-        let removed: CatalogFeed?
-        do {
-            removed = try catalog.remove(feedID: feedID)
-        } catch {
-            throw .storage(error)
-        }
+        let removed: CatalogFeed? = try rethrowing(try catalog.remove(feedID: feedID), as: PipelineError.storage)
         guard let removed else { throw .unknownFeeds([feedID]) }
         return (removed, FeedRemoval.removeDatabase(of: removed, configuration: configuration))
     }
@@ -111,12 +97,7 @@ public enum FeedManagement {
     public static func updateRetention(
         of feedID: Int64, catalog: Catalog, _ update: (inout Retention) -> Void
     ) throws(PipelineError) -> CatalogFeed {
-        let found: CatalogFeed?
-        do {
-            found = try catalog.feed(id: feedID)
-        } catch {
-            throw .storage(error)
-        }
+        let found: CatalogFeed? = try rethrowing(try catalog.feed(id: feedID), as: PipelineError.storage)
         guard var feed = found else { throw .unknownFeeds([feedID]) }
         update(&feed.state.retention)
         do {

@@ -15,7 +15,6 @@ public enum FeedFileCondition: Equatable, Sendable {
     /// Something Feedmill must not open or write: the reason, for a person.
     case unusable(String)
 
-    public var isUsable: Bool { self == .healthy || self == .missing }
 }
 
 /// The files of a data directory that are feed databases, and the checks made before one is

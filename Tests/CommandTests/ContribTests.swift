@@ -3,7 +3,7 @@ import PipelineTestSupport
 import TestSupport
 import Testing
 
-/// The examples in `contrib/` are what the README says, and safe to install as they are.
+/// The examples in `contrib/` are what the README and docs/operating.md say, and safe to install as they are.
 @Suite("contrib/: service units, cron file")
 struct ContribTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -38,15 +38,17 @@ struct ContribTests {
         #expect(try Self.text("contrib/systemd/" + unit).contains("StateDirectory=feedmill"))
     }
 
-    @Test func theREADMEsCronAndSystemdExamplesAreTheShippedFiles() throws {
-        let readme = try Self.text("README.md")
+    /// The README shows the short version and docs/operating.md the full one: both must be the shipped files.
+    @Test(arguments: ["README.md", "docs/operating.md"])
+    func theREADMEsCronAndSystemdExamplesAreTheShippedFiles(page: String) throws {
+        let readme = try Self.text(page)
         let cron = try Self.text("contrib/cron/feedmill")
         let block = try #require(readme.components(separatedBy: "# /etc/cron.d/feedmill\n").dropFirst().first?.components(separatedBy: "```").first)
         for line in block.split(separator: "\n") {
-            #expect(cron.split(separator: "\n").contains(line), "README's cron line is not in contrib/cron/feedmill: \(line)")
+            #expect(cron.split(separator: "\n").contains(line), "\(page)'s cron line is not in contrib/cron/feedmill: \(line)")
         }
         for unit in ["feedmill-update.service", "feedmill-update.timer", "feedmill-create.service"] {
-            #expect(readme.contains("contrib/systemd/" + unit) || readme.contains("contrib/systemd/feedmill-update.*"), "\(unit)")
+            #expect(readme.contains("contrib/systemd/" + unit) || readme.contains("contrib/systemd/feedmill-update.*"), "\(page): \(unit)")
         }
     }
 }

@@ -154,7 +154,9 @@ struct HTMLNameTable<Name: RawRepresentable<String> & Sendable>: Sendable {
         precondition(all.count <= keys.count / 2, "the table stays at most half full")
         for name in all {
             let bytes = Array(name.rawValue.utf8)
-            let key = bytes.withUnsafeBufferPointer { HTMLNameKey($0)! }
+            guard let key = bytes.withUnsafeBufferPointer({ HTMLNameKey($0) }) else {
+                preconditionFailure("\(name.rawValue) is a name the table can key")
+            }
             var slot = Self.firstSlot(key)
             while keys[slot] != .none { slot = (slot + 1) & (keys.count - 1) }
             keys[slot] = key

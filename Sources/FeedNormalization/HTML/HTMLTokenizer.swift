@@ -274,8 +274,9 @@ struct HTMLTokenizer {
 
     /// The first `&` (when decoding) or control character in `range`.
     private func firstSpecial(in range: Range<Int>, decoding: Bool) -> Int? {
-        ByteScan.firstIndex(
-            in: input.baseAddress!, from: range.lowerBound, to: range.upperBound,
+        guard let base = input.baseAddress else { return nil }
+        return ByteScan.firstIndex(
+            in: base, from: range.lowerBound, to: range.upperBound,
             wordMayMatch: { ByteScan.word($0, hasByteBelow: 0x20) || decoding && ByteScan.word($0, contains: UInt8(ascii: "&")) },
             byteMatches: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || decoding && $0 == UInt8(ascii: "&") })
     }
@@ -334,8 +335,8 @@ struct HTMLTokenizer {
     }
 
     private func appendUTF8(_ value: UInt32, to output: inout [UInt8]) {
-        guard let scalar = Unicode.Scalar(value) else { return }
-        output.append(contentsOf: UTF8.encode(scalar)!)
+        guard let scalar = Unicode.Scalar(value), let encoded = UTF8.encode(scalar) else { return }
+        output.append(contentsOf: encoded)
     }
 
     // MARK: Bytes
@@ -346,8 +347,8 @@ struct HTMLTokenizer {
 
     private func hasPrefix(_ prefix: StaticString, at start: Int) -> Bool {
         let count = prefix.utf8CodeUnitCount
-        guard start + count <= input.count else { return false }
-        return memcmp(input.baseAddress! + start, prefix.utf8Start, count) == 0
+        guard start + count <= input.count, let base = input.baseAddress else { return false }
+        return memcmp(base + start, prefix.utf8Start, count) == 0
     }
 
     private func nextIndex(of byte: UInt8, from start: Int) -> Int? {

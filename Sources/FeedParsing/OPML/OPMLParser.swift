@@ -87,16 +87,17 @@ public enum OPMLParser {
         sax.initialized = XML_SAX2_MAGIC
         sax.startElementNs = { context, localName, _, _, _, _, attributeCount, _, attributes in
             guard let localName else { return }
-            collector(context).startElement(localName: string(localName), attributes: SAXAttributes(base: attributes, count: Int(attributeCount)))
+            collector(context)?.startElement(localName: string(localName), attributes: SAXAttributes(base: attributes, count: Int(attributeCount)))
         }
         sax.endElementNs = { context, _, _, _ in
-            collector(context).endElement()
+            collector(context)?.endElement()
         }
         return sax
     }
 }
 
 /// The collector behind libxml2's `userData` pointer (retained for the parse by ``OPMLParser``).
-private func collector(_ context: UnsafeMutableRawPointer?) -> OutlineCollector {
-    Unmanaged<OutlineCollector>.fromOpaque(context!).takeUnretainedValue()
+/// libxml2 always passes the pointer it was given; a callback without one has nothing to do.
+private func collector(_ context: UnsafeMutableRawPointer?) -> OutlineCollector? {
+    context.map { Unmanaged<OutlineCollector>.fromOpaque($0).takeUnretainedValue() }
 }

@@ -91,7 +91,8 @@ final class XMLFeedParser {
 
     private func repairAndParse(_ input: UnsafeBufferPointer<UInt8>, isLast: Bool) {
         repaired.removeAll(keepingCapacity: true)
-        let (used, changed) = repair!.repair(input, isLast: isLast, into: &repaired)
+        // `append` makes the repair before any bytes come here.
+        guard let (used, changed) = repair?.repair(input, isLast: isLast, into: &repaired) else { return }
         if used < input.count { held = Array(input[used...]) }
         if changed {
             repaired.withUnsafeBufferPointer { parse($0, isLast: isLast) }
@@ -143,22 +144,22 @@ final class XMLFeedParser {
         sax.initialized = XML_SAX2_MAGIC
         sax.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
             guard let localName else { return }
-            elementHandler(context).startElement(
+            elementHandler(context)?.startElement(
                 localName: localName, prefix: prefix, uri: uri,
                 attributes: SAXAttributes(base: attributes, count: Int(attributeCount)))
         }
         sax.endElementNs = { context, _, _, _ in
-            elementHandler(context).endElement()
+            elementHandler(context)?.endElement()
         }
         sax.characters = { context, characters, length in
             guard let characters, length > 0 else { return }
-            elementHandler(context).characters(UnsafeBufferPointer(start: characters, count: Int(length)))
+            elementHandler(context)?.characters(UnsafeBufferPointer(start: characters, count: Int(length)))
         }
         sax.cdataBlock = sax.characters
         sax.serror = { context, error in
             guard let context, let error else { return }
             let message = error.pointee.message.map { String(cString: $0) } ?? "XML error"
-            elementHandler(context).recordError(
+            elementHandler(context)?.recordError(
                 line: Int(error.pointee.line), column: Int(error.pointee.int2),
                 message: message.trimmingCharacters(in: .whitespacesAndNewlines))
         }
@@ -167,6 +168,7 @@ final class XMLFeedParser {
 }
 
 /// The handler behind libxml2's `userData` pointer (retained for the parse by ``XMLFeedParser``).
-private func elementHandler(_ context: UnsafeMutableRawPointer?) -> FeedElementHandler {
-    Unmanaged<FeedElementHandler>.fromOpaque(context!).takeUnretainedValue()
+/// libxml2 always passes the pointer it was given; a callback without one has nothing to do.
+private func elementHandler(_ context: UnsafeMutableRawPointer?) -> FeedElementHandler? {
+    context.map { Unmanaged<FeedElementHandler>.fromOpaque($0).takeUnretainedValue() }
 }
