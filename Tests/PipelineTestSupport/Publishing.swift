@@ -43,7 +43,7 @@ public final class PublishHarness {
         configuration.outputDirectory = directory ?? outPath
         configuration.retainedVersions = retained
         configuration.full = full
-        return try PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog).run(only: only)
+        return try PublishRun(harness: harness, configuration: configuration).run(only: only)
     }
 
     public func manifest(_ directory: String? = nil) throws -> Manifest {
@@ -115,7 +115,16 @@ public func makePublisher(for harness: Harness) throws -> (PublishRun, Temporary
     let out = try TemporaryDirectory()
     var configuration = PublishConfiguration()
     configuration.outputDirectory = out.url.path
-    return (PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog), out)
+    return (PublishRun(harness: harness, configuration: configuration), out)
+}
+
+extension PublishRun {
+    /// A publication of the harness's data directory, on the harness's clock.
+    public init(harness: Harness, configuration: PublishConfiguration, target: (any PublicationTarget)? = nil) {
+        var configuration = configuration
+        configuration.clock = { [harness] in harness.now }
+        self.init(data: harness.configuration.data, configuration: configuration, catalog: harness.catalog, target: target)
+    }
 }
 
 /// A value shared between a test and a thread it starts.
