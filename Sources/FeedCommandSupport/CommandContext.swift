@@ -1,6 +1,4 @@
 import ArgumentParser
-import FeedFetching
-import FeedPipeline
 import FeedPublishing
 import FeedStorage
 import Foundation
@@ -27,6 +25,10 @@ public struct CommandContext: Sendable {
             for setting in Setting.all where setting.inFile {
                 print([setting.key, setting.environment ?? "", setting.defaultValue ?? "", setting.summary].joined(separator: "\t"))
             }
+            throw ExitCode.success
+        }
+        if common.printExitStatusReference {
+            print(ExitStatus.markdownReference, terminator: "")
             throw ExitCode.success
         }
         let resolved: ResolvedSettings
@@ -69,83 +71,12 @@ public struct CommandContext: Sendable {
         try check { () throws(SettingsError) in try settings.epochSeconds(.now) }
     }
 
-    public func fetchConfiguration(_ options: FetchOptions) throws -> FetchConfiguration {
-        var configuration = FetchConfiguration()
-        try check { () throws(SettingsError) in
-            configuration.totalTimeout = try settings.positiveDouble(.timeout)
-            configuration.maxBodyBytes = try settings.int(.maxSize, in: 1...1024) << 20
-            configuration.networkPolicy = try settings.bool(.allowPrivateNetworks) ? .allowAll : .publicOnly
-            let contact = settings.string(.contact) ?? FetchConfiguration.defaultContactURL
-            guard contact.hasPrefix("http://") || contact.hasPrefix("https://") || contact.hasPrefix("mailto:") else {
-                throw settings.invalid(.contact, "an http(s) or mailto: URL")
-            }
-            configuration.contactURL = contact
-            let environment = ProcessInfo.processInfo.environment
-            // The environment's proxies and certificate authorities are held to the same rules
-            // as an option: a bad one stops the command here, not every feed later.
-            switch settings.string(.proxy) {
-            case nil: configuration.proxies = try Self.readEnvironment { () throws(EnvironmentVariableError) in try .fromEnvironment(environment) }
-            case "none"?, ""?: configuration.proxies = .direct
-            case let proxy?:
-                if let problem = ProxyURL.problem(proxy) {
-                    throw settings.invalid(.proxy, "a proxy URL (http://host:port, socks5h://host:port) or none: \(problem)")
-                }
-                configuration.proxies = .explicit(proxy, environment: environment)
-            }
-            configuration.certificateAuthorities = try Self.readEnvironment { () throws(EnvironmentVariableError) in
-                try .fromEnvironment(environment)
-            }
-        }
-        switch options.recording {
-        case .record(let directory)?: configuration.recording = .record(directory: directory)
-        case .replay(let directory)?:
-            // At once, not as a failure and a backoff recorded for every feed.
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                fail("--replay \(directory): no such directory (a recording is written by --record)")
-                throw ExitCode(ExitStatus.usage)
-            }
-            configuration.recording = .replay(directory: directory)
-        case nil: break
-        }
-        configuration.fixedNow = try fixedNow()
-        return configuration
-    }
-
-    /// A fetch setting read from the environment, its error as a setting's.
-    private static func readEnvironment<Value>(_ read: () throws(EnvironmentVariableError) -> Value) throws(SettingsError) -> Value {
-        do {
-            return try read()
-        } catch {
-            throw SettingsError(message: error.description)
-        }
-    }
-
-    /// The typed settings of `rss-create` and `rss-update`.
-    public func pipelineConfiguration(_ options: PipelineOptions) throws -> PipelineConfiguration {
-        var configuration = PipelineConfiguration()
-        configuration.fetch = try fetchConfiguration(options.fetch)
-        try check { () throws(SettingsError) in
-            configuration.dataDirectory = settings.text(.dataDirectory)
-            configuration.concurrency = try settings.int(.concurrency, in: 1...256)
-            configuration.perHostLimit = try settings.int(.perHost, in: 1...64)
-            configuration.deadline = try settings.seconds(.deadline).map(Double.init)
-            if settings.string(.keepItems) != nil { configuration.retention.keepItems = try settings.int(.keepItems, in: Retention.itemLimits) }
-            if settings.string(.keepDays) != nil { configuration.retention.keepDays = try settings.int(.keepDays, in: Retention.dayLimits) }
-            if settings.settings.contains(.staleAfter), let staleAfter = try settings.seconds(.staleAfter) {
-                configuration.staleAfter = staleAfter
-            }
-        }
-        if let now = try fixedNow() { configuration.fixClock(at: now) }
-        return configuration
-    }
-
     /// The typed settings of `rss-publish`: where the data is, and how to publish it.
-    public func publishConfiguration(full: Bool) throws -> (data: PipelineConfiguration, publish: PublishConfiguration) {
-        var data = PipelineConfiguration()
+    public func publishConfiguration(full: Bool) throws -> (data: DataDirectory, publish: PublishConfiguration) {
+        var data = DataDirectory(DataDirectory.defaultPath)
         var publish = PublishConfiguration()
         try check { () throws(SettingsError) in
-            data.dataDirectory = settings.text(.dataDirectory)
+            data = DataDirectory(settings.text(.dataDirectory))
             publish.outputDirectory = settings.text(.publishDirectory)
             publish.retainedVersions = try settings.int(.deltas, in: 0...50)
             if let siteURL = settings.string(.siteURL), !siteURL.hasSuffix("/") { throw settings.invalid(.siteURL, "a URL ending with /") }
@@ -153,7 +84,7 @@ public struct CommandContext: Sendable {
             publish.title = settings.text(.title)
         }
         publish.full = full
-        if let now = try fixedNow() { data.fixClock(at: now) }
+        if let now = try fixedNow() { publish.fixClock(at: now) }
         return (data, publish)
     }
 
@@ -182,12 +113,12 @@ public struct CommandContext: Sendable {
     }
 
     /// Writes `--metrics-file` when set; a failure to write is logged, never fatal.
-    public func writeMetrics(report: RunReport?, exitCode: Int32, now: Int64) {
+    public func writeMetrics(_ metrics: RunMetrics?, exitCode: Int32, now: Int64) {
         guard let path = settings.string(.metricsFile) else { return }
         let succeeded = exitCode == ExitStatus.success || exitCode == ExitStatus.someFeedsFailed
         do {
             try MetricsFile.write(
-                MetricsFile.Run(command: command, finishedAt: now, succeeded: succeeded, exitCode: exitCode, report: report), to: path)
+                MetricsFile.Run(command: command, finishedAt: now, succeeded: succeeded, exitCode: exitCode, metrics: metrics), to: path)
         } catch {
             fail("could not write metrics to \(path): \(error)")
         }

@@ -1,6 +1,5 @@
-import FeedFetching
-import FeedPipeline
 import FeedPublishing
+import FeedStorage
 
 /// One value an operator can set without rebuilding: on the command line (`--key`), in the
 /// environment (`FEEDMILL_KEY`) or in the configuration file (`key = …`), in that order of
@@ -28,23 +27,28 @@ public struct Setting: Sendable, Hashable {
 }
 
 /// Every setting, documented once; `--help`, `--print-config` and docs/generated/settings.md use these.
+///
+/// The defaults of the fetching settings (`concurrency`, `per-host`, `timeout`, `max-size`,
+/// `contact`, `stale-after`) are written out here rather than read from `FetchConfiguration`
+/// and `PipelineConfiguration`, so that `rss-publish`, which reads these settings too, does
+/// not link the fetcher and the parser; `SettingDefaultsTests` holds each to the library's own.
 extension Setting {
-    public static let dataDirectory = Setting("data-dir", default: PipelineConfiguration().dataDirectory, "Directory holding all_feeds.sqlite and the feed_<id>.sqlite files.")
-    public static let concurrency = Setting("concurrency", default: String(PipelineConfiguration().concurrency), "Transfers in flight at most (1-256).")
-    public static let perHost = Setting("per-host", default: String(PipelineConfiguration().perHostLimit), "Transfers in flight to one host at most.")
+    public static let dataDirectory = Setting("data-dir", default: DataDirectory.defaultPath, "Directory holding all_feeds.sqlite and the feed_<id>.sqlite files.")
+    public static let concurrency = Setting("concurrency", default: "16", "Transfers in flight at most (1-256).")
+    public static let perHost = Setting("per-host", default: "2", "Transfers in flight to one host at most.")
     public static let timeout = Setting(
-        "timeout", default: formatNumber(FetchConfiguration.default.totalTimeout), "Seconds one fetch may take, redirects included.")
+        "timeout", default: "60", "Seconds one fetch may take, redirects included.")
     public static let maxSize = Setting(
-        "max-size", default: String(FetchConfiguration.default.maxBodyBytes >> 20), "Largest feed accepted, in MiB, after decompression (1-1024).")
+        "max-size", default: "16", "Largest feed accepted, in MiB, after decompression (1-1024).")
     public static let contact = Setting(
-        "contact", default: FetchConfiguration.defaultContactURL, "A URL where publishers can reach you, sent in the User-Agent.")
+        "contact", default: "https://github.com/feedmill/feedmill", "A URL where publishers can reach you, sent in the User-Agent.")
     public static let allowPrivateNetworks = Setting(
         "allow-private-networks", default: "false",
         "Fetch from loopback, private and link-local addresses (refused by default, against server-side request forgery).")
     public static let proxy = Setting(
         "proxy", default: nil,
         "Forward proxy for every fetch (http://host:port), or none; default: http_proxy, https_proxy, all_proxy and no_proxy from the environment.")
-    public static let staleAfter = Setting("stale-after", default: Seconds(PipelineConfiguration().staleAfter).text, "A feed is due when its last update is this old (90s, 15m, 1h, 2d).")
+    public static let staleAfter = Setting("stale-after", default: "1h", "A feed is due when its last update is this old (90s, 15m, 1h, 2d).")
     public static let keepItems = Setting(
         "keep-items", default: nil, "Keep at most this many items per feed, newest first; items the feed still lists are always kept (default: all).")
     public static let keepDays = Setting(
@@ -78,7 +82,7 @@ extension Setting {
     }
 
     /// `60.0` as `60`, `2.5` as `2.5`.
-    static func formatNumber(_ value: Double) -> String {
+    public static func formatNumber(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
