@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel", "FeedBasics", "TestSupport"]),
         .testTarget(name: "FeedDatesTests", dependencies: ["FeedDates", "TestSupport"]),
-        .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "FeedBasics", "TestSupport"]),
+        .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "FeedBasics", "CCurl", "TestSupport"]),
         .testTarget(
             name: "FeedCommandSupportTests",
             dependencies: [
@@ -144,7 +144,7 @@ let package = Package(
         .testTarget(
             name: "FeedPipelineTests",
             dependencies: [
-                "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "FeedParsing", "FeedBasics",
+                "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "FeedBasics",
                 "TestSupport", "PipelineTestSupport",
                 // Exit codes: a run report's is the command layer's to decide.
                 "FeedUpdateCommandSupport",
