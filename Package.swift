@@ -3,17 +3,20 @@ import PackageDescription
 
 // The module graph is the architecture; dependencies point one way (→ reads "depends on"):
 //
-//   FeedBasics          → CCrypto (libcrypto)    ASCII bytes and trimming, markup escaping, civil dates, SHA-256, durable file writes
+//   FeedBasics          → CCrypto (libcrypto), CLibXML2 (XML character classes)   ASCII bytes and trimming, markup escaping, civil dates, SHA-256, durable file writes
 //   FeedModel           → FeedBasics                                   what a feed and an entry are
 //   FeedDates           → FeedBasics                                   every date format feeds use
 //   FeedParsing         → FeedModel, FeedDates, FeedBasics, CLibXML2    bytes → ParsedFeed (and OPML)
 //   FeedNormalization   → FeedModel, FeedBasics, CLibXML2               ParsedFeed → entries fit to store
 //   FeedFetching        → FeedModel, FeedDates, FeedBasics, CCurl, CZlib   HTTP with libcurl, bodies held compressed, bounded concurrency, recordings
-//   FeedStorage         → FeedModel, FeedBasics, GRDB, CSQLiteSettings  all SQL: catalog, feed databases, snapshots
-//   FeedPipeline        → the six above                                rss-create, rss-update, rss-inspect as library calls
-//   FeedPublishing      → FeedPipeline, FeedStorage, FeedModel, FeedBasics, FeedNormalization   rss-publish
-//   FeedCommandSupport  → FeedPipeline, FeedPublishing, FeedStorage, FeedFetching, ArgumentParser, Logging, TOMLKit, CMalloc
-//                         settings, the shared command runner, logs, progress, summaries, metrics
+//   FeedStorage         → FeedModel, FeedBasics, GRDB, CSQLiteSettings  all SQL: catalog, feed databases, snapshots; the data directory's layout and lock
+//   FeedPipeline        → FeedStorage, FeedFetching, FeedParsing, FeedNormalization, FeedDates, FeedModel, FeedBasics
+//                                                                       rss-create, rss-update, rss-inspect as library calls
+//   FeedPublishing      → FeedStorage, FeedNormalization, FeedModel, FeedBasics   rss-publish, through a PublicationTarget (no fetcher, no parser)
+//   FeedCommandSupport  → FeedPublishing, FeedStorage, FeedBasics, ArgumentParser, Logging, TOMLKit, CMalloc
+//                         settings, the shared command runner, logs, metrics, the exit status table
+//   FeedUpdateCommandSupport → FeedCommandSupport, FeedPipeline, FeedFetching, FeedStorage, Logging
+//                         what the fetching commands add: fetch and pipeline settings, summaries, progress, signals, their exit codes
 //   rss-create, rss-update, rss-inspect, rss-publish, rss-feeds: one command each, parsing options and calling the above.
 //
 // No module above FeedStorage sees a GRDB type. Benchmark harnesses live in Benchmarks/ and
@@ -72,24 +75,36 @@ let package = Package(
         ),
         .target(
             name: "FeedPublishing",
-            dependencies: ["FeedBasics", "FeedModel", "FeedNormalization", "FeedStorage", "FeedPipeline"]
+            dependencies: ["FeedBasics", "FeedModel", "FeedNormalization", "FeedStorage"]
         ),
         .target(
             name: "FeedCommandSupport",
             dependencies: [
-                "FeedBasics", "FeedFetching", "FeedStorage", "FeedPipeline", "FeedPublishing", "CMalloc",
+                "FeedBasics", "FeedStorage", "FeedPublishing", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
-        .executableTarget(name: "rss-create", dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
-        .executableTarget(name: "rss-update", dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
+        .target(
+            name: "FeedUpdateCommandSupport",
+            dependencies: [
+                "FeedCommandSupport", "FeedPipeline", "FeedFetching", "FeedStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
-            name: "rss-publish", dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedPublishing", "FeedBasics", argumentParser]),
-        .executableTarget(name: "rss-inspect", dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
+            name: "rss-create", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
         .executableTarget(
-            name: "rss-feeds", dependencies: ["FeedCommandSupport", "FeedPipeline", "FeedStorage", "FeedBasics", argumentParser]),
+            name: "rss-update", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
+        // Publishing only: no fetcher, no parser, no libcurl.
+        .executableTarget(
+            name: "rss-publish", dependencies: ["FeedCommandSupport", "FeedPublishing", "FeedStorage", "FeedBasics", argumentParser]),
+        .executableTarget(
+            name: "rss-inspect", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
+        .executableTarget(
+            name: "rss-feeds",
+            dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedStorage", "FeedBasics", argumentParser]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Shared by the tests of the storage, pipeline, publishing and command layers: a data
         // directory with a hand-moved clock, feed farms on 127.0.0.1, runs of the real binaries.
@@ -106,19 +121,31 @@ let package = Package(
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel", "FeedBasics", "TestSupport"]),
         .testTarget(name: "FeedDatesTests", dependencies: ["FeedDates", "TestSupport"]),
-        .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "FeedBasics", "TestSupport"]),
+        .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "FeedBasics", "CCurl", "TestSupport"]),
         .testTarget(
             name: "FeedCommandSupportTests",
             dependencies: [
-                "FeedCommandSupport", "FeedPipeline", "FeedStorage", "FeedFetching", "TestSupport",
+                "FeedCommandSupport", "FeedUpdateCommandSupport", "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching",
+                "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "FeedPublishingTests",
+            dependencies: [
+                "FeedPublishing", "FeedStorage", "FeedModel", "FeedBasics", "TestSupport", "PipelineTestSupport",
+                // atom.xml is checked by reading it back as a feed.
+                "FeedParsing",
+                // The tests read and damage real SQLite files directly.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
             name: "FeedPipelineTests",
             dependencies: [
-                "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "FeedParsing", "FeedBasics",
-                "TestSupport", "PipelineTestSupport",
+                "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "TestSupport", "PipelineTestSupport",
+                // Exit codes: a run report's is the command layer's to decide.
+                "FeedUpdateCommandSupport",
                 // The tests read and damage real SQLite files directly.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -131,8 +158,8 @@ let package = Package(
         .testTarget(
             name: "CommandTests",
             dependencies: [
-                "FeedCommandSupport", "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "FeedBasics", "TestSupport",
-                "PipelineTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "FeedCommandSupport", "FeedUpdateCommandSupport", "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching",
+                "FeedModel", "FeedBasics", "TestSupport", "PipelineTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ],

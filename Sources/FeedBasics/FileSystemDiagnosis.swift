@@ -27,3 +27,22 @@ public enum FileSystemDiagnosis {
         return nil
     }
 }
+
+extension FileSystemDiagnosis {
+    /// Why `path` cannot be used as a directory, if it cannot: it is something else, or it
+    /// cannot be created (`create`) or reached.
+    public static func directoryProblem(_ path: String, create: Bool) -> String? {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            return info.st_mode & S_IFMT == S_IFDIR ? nil : "it is a file, not a directory"
+        }
+        guard errno == ENOENT else { return String(cString: strerror(errno)) }
+        guard create else { return nil }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            return nil
+        } catch {
+            return problem(writing: path) ?? "it cannot be created (\(error.localizedDescription))"
+        }
+    }
+}

@@ -1,14 +1,12 @@
-import FeedPipeline
-
 /// `--metrics-file`, written at the end of every command that has it.
 extension CommandContext {
     /// Writes `--metrics-file` when set; a failure to write is logged, never fatal.
-    public func writeMetrics(report: RunReport?, exitCode: Int32, now: Int64) {
+    public func writeMetrics(_ metrics: RunMetrics?, exitCode: Int32, now: Int64) {
         guard let path = settings[Settings.metricsFile] else { return }
         let succeeded = exitCode == ExitStatus.success || exitCode == ExitStatus.someFeedsFailed
         do {
             try MetricsFile.write(
-                MetricsFile.Run(command: command.executable, finishedAt: now, succeeded: succeeded, exitCode: exitCode, report: report), to: path)
+                MetricsFile.Run(command: command.executable, finishedAt: now, succeeded: succeeded, exitCode: exitCode, metrics: metrics), to: path)
         } catch {
             fail("could not write metrics to \(path): \(error)")
         }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FeedPipeline
 import Foundation
 import Logging
 
@@ -28,6 +27,10 @@ public struct CommandContext: Sendable {
         }
         if common.printSettingsTable {
             print(SettingsReference.markdown(), terminator: "")
+            throw ExitCode.success
+        }
+        if common.printExitStatusReference {
+            print(ExitStatus.markdownReference, terminator: "")
             throw ExitCode.success
         }
         let resolved: ResolvedSettings

@@ -1,13 +1,12 @@
 import ArgumentParser
-import FeedPipeline
 
-/// What a command's work ended with: the run report (for metrics), and the exit status.
+/// What a command's work ended with: what the metrics file reports of the run, and the exit status.
 public struct CommandResult {
-    public var report: RunReport?
+    public var metrics: RunMetrics?
     public var exitCode: Int32
 
-    public init(report: RunReport?, exitCode: Int32) {
-        self.report = report
+    public init(metrics: RunMetrics? = nil, exitCode: Int32) {
+        self.metrics = metrics
         self.exitCode = exitCode
     }
 }
@@ -17,17 +16,17 @@ public struct CommandResult {
 /// `--metrics-file` is written; a non-zero status ends the process with it.
 public enum CommandRunner {
     /// - Parameter now: the run's clock (pinned by `--now`), for the metrics' timestamp.
-    public static func run(
-        _ context: CommandContext, now: () -> Int64, _ work: () throws(PipelineError) -> CommandResult
+    public static func run<Failure: CommandFailure>(
+        _ context: CommandContext, now: () -> Int64, _ work: () throws(Failure) -> CommandResult
     ) throws {
         let result: CommandResult
         do {
             result = try work()
         } catch {
             context.fail(error.description)
-            result = CommandResult(report: nil, exitCode: error.exitCode)
+            result = CommandResult(exitCode: error.exitStatus)
         }
-        context.writeMetrics(report: result.report, exitCode: result.exitCode, now: now())
+        context.writeMetrics(result.metrics, exitCode: result.exitCode, now: now())
         if result.exitCode != ExitStatus.success { throw ExitCode(result.exitCode) }
     }
 }

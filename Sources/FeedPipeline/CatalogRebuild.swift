@@ -21,7 +21,7 @@ public enum CatalogRebuild {
     /// Call before the catalog is opened: sets aside a lost catalog's leftover `-wal`/`-shm`.
     public static func prepare(_ configuration: PipelineConfiguration, now: Int64) throws(PipelineError) -> [String] {
         let path = configuration.catalogPath
-        guard CatalogAccess.isMissingOrEmpty(path) else { return [] }
+        guard configuration.data.catalogIsMissingOrEmpty else { return [] }
         var moved: [String] = []
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             let target = "\(path)\(suffix).set-aside-\(now)"

@@ -8,8 +8,8 @@ import Foundation
 /// initial values are the documented defaults (declared here and nowhere else). No globals,
 /// and the clock is injectable for reproducible runs.
 public struct PipelineConfiguration: Sendable {
-    /// Where `all_feeds.sqlite` and the `feed_<id>.sqlite` files live.
-    public var dataDirectory: String = "./data"
+    /// Where `all_feeds.sqlite` and the `feed_<id>.sqlite` files live (``DataDirectory``).
+    public var dataDirectory: String = DataDirectory.defaultPath
     public var fetch = FetchConfiguration()
     public var concurrency = FetchScheduler.defaultConcurrency
     public var perHostLimit = FetchScheduler.defaultPerHostLimit
@@ -49,7 +49,10 @@ public struct PipelineConfiguration: Sendable {
 
     public init() {}
 
-    public var catalogPath: String { dataDirectory + "/all_feeds.sqlite" }
+    /// The data directory's layout: every file name in it.
+    public var data: DataDirectory { DataDirectory(dataDirectory) }
 
-    public func feedDatabasePath(_ feedID: Int64) -> String { dataDirectory + "/feed_\(feedID).sqlite" }
+    public var catalogPath: String { data.catalogPath }
+
+    public func feedDatabasePath(_ feedID: Int64) -> String { data.feedDatabasePath(feedID) }
 }

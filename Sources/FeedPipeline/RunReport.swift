@@ -163,35 +163,4 @@ public struct RunReport: Sendable, Equatable {
         newItems == 0 && changedItems == 0 && removedItems == 0 && tally.failed == 0 && gone == 0 && leftForNextRun == 0
             && stoppedBy == nil && tally.moved == 0 && tally.noted == 0 && catalogRepairs.isEmpty
     }
-
-    /// 128 + the signal when interrupted; else 0 when every feed was read (a deadline that
-    /// left feeds for the next run is not a failure); 1 when some failed (recorded, retried later).
-    public var exitCode: Int32 {
-        if case .signal(let number) = stoppedBy { return ExitStatus.interrupted(by: number) }
-        return tally.failed == 0 ? 0 : ExitStatus.someFeedsFailed
-    }
-}
-
-/// The documented exit codes of every Feedmill command.
-public enum ExitStatus {
-    public static let success: Int32 = 0
-    /// The run finished; some feeds failed and were recorded for a later retry.
-    public static let someFeedsFailed: Int32 = 1
-    /// Bad options (swift-argument-parser's validation code).
-    public static let usage: Int32 = 64
-    /// Nothing could be done: unreadable feed list, unusable data directory, database error.
-    public static let fatal: Int32 = 70
-    /// Another Feedmill run holds the data directory's lock; try again later.
-    public static let busy: Int32 = 75
-
-    /// Stopped by a signal: 130 for SIGINT (Ctrl-C), 143 for SIGTERM, as shells report them.
-    public static func interrupted(by signal: Int32) -> Int32 { 128 + signal }
-
-    /// One line per code, for every command's `--help`.
-    public static let helpText = """
-        Exit status: 0 done; 1 some feeds failed (recorded, retried later with backoff); 64 usage \
-        or configuration error; 70 fatal error (unreadable feed list, unusable data directory, \
-        database error); 75 another run holds the data directory; 130 interrupted by SIGINT \
-        (Ctrl-C); 143 interrupted by SIGTERM (feeds in flight were aborted and are due next run).
-        """
 }

@@ -15,13 +15,13 @@ extension Manifest {
             if let problem = feed.misnamed { return problem }
         }
         if let catalog {
-            if catalog.name != "all_feeds.sqlite" { return Self.unexpected(catalog.name, "the catalog's name") }
-            if !Self.counted(catalog.version) || catalog.file != "all_feeds.v\(catalog.version).sqlite" {
+            if catalog.name != PublishedName.catalog.fileName { return Self.unexpected(catalog.name, "the catalog's name") }
+            if !Self.counted(catalog.version) || catalog.file != PublishedName.catalogVersion(catalog.version).fileName {
                 return Self.unexpected(catalog.file, "the catalog's version \(catalog.version)")
             }
         }
-        if let atom, atom != "atom.xml" { return Self.unexpected(atom, "atom") }
-        if let index, index != "index.html" { return Self.unexpected(index, "index") }
+        if let atom, atom != PublishedName.atom.fileName { return Self.unexpected(atom, "atom") }
+        if let index, index != PublishedName.index.fileName { return Self.unexpected(index, "index") }
         for name in (retiredFiles ?? []) + (stableFiles ?? []) where !PublishedFiles.isPublisherName(name) {
             return Self.unexpected(name, "a file the publisher wrote")
         }
@@ -42,12 +42,12 @@ extension PublishedFeed {
     var misnamed: String? {
         let id = feedID
         guard id >= 1 else { return Manifest.unexpected(name, "feed \(id)") }
-        if name != "feed_\(id).sqlite" { return Manifest.unexpected(name, "feed \(id)'s name") }
-        if !Manifest.counted(version) || file != "feed_\(id).v\(version).sqlite" { return Manifest.unexpected(file, "feed \(id)'s version \(version)") }
-        for old in history where !Manifest.counted(old.version) || old.file != "feed_\(id).v\(old.version).sqlite" {
+        if name != PublishedName.feed(id).fileName { return Manifest.unexpected(name, "feed \(id)'s name") }
+        if !Manifest.counted(version) || file != PublishedName.feedVersion(id, version: version).fileName { return Manifest.unexpected(file, "feed \(id)'s version \(version)") }
+        for old in history where !Manifest.counted(old.version) || old.file != PublishedName.feedVersion(id, version: old.version).fileName {
             return Manifest.unexpected(old.file, "feed \(id)'s earlier version \(old.version)")
         }
-        for delta in deltas where !Manifest.counted(delta.fromVersion) || delta.file != "feed_\(id).v\(delta.fromVersion)-v\(version).delta.json" {
+        for delta in deltas where !Manifest.counted(delta.fromVersion) || delta.file != PublishedName.feedDelta(id, from: delta.fromVersion, to: version).fileName {
             return Manifest.unexpected(delta.file, "feed \(id)'s delta from version \(delta.fromVersion)")
         }
         return nil

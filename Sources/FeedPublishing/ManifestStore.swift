@@ -1,5 +1,4 @@
 import FeedBasics
-import FeedPipeline
 import FeedStorage
 import Foundation
 
@@ -13,7 +12,7 @@ import Foundation
 /// the publication then stops and says how to recover, since publishing over files it can no
 /// longer account for could replace what it did not write.
 struct ManifestStore {
-    let directory: String
+    let target: any PublicationTarget
 
     static let manifestName = "manifest.json"
     static let recordName = ".feedmill-publisher.json"
@@ -33,10 +32,10 @@ struct ManifestStore {
         var recovery: [String] = []
         /// Versioned files here the publication cannot vouch for: left alone, never removed.
         var leftAlone: Set<String> = []
-        /// The highest version any file here has, by snapshot (`feed_3`, `all_feeds`), when the
+        /// The highest version any file here has, by snapshot (feed 3, the catalog), when the
         /// publication cannot vouch for them: new versions are numbered above, so none writes
         /// over a file that is there and no client ever sees one version number twice.
-        var versionFloors: [String: Int] = [:]
+        var versionFloors: [PublishedName.Snapshot: Int] = [:]
 
         /// A start that vouches for `manifest`'s files alone, in a directory holding `present`.
         init(manifest: Manifest, recovery: [String] = [], present: Set<String>? = nil) {
@@ -45,25 +44,17 @@ struct ManifestStore {
             guard let present else { return }
             leftAlone = present.subtracting(manifest.files)
             for name in present {
-                guard let (snapshot, version) = ManifestStore.version(of: name) else { continue }
+                guard let (snapshot, version) = PublishedName(fileName: name)?.version else { continue }
                 versionFloors[snapshot] = max(versionFloors[snapshot] ?? 0, version)
             }
         }
     }
 
-    /// `feed_3.v7.sqlite` → (`feed_3`, 7); `feed_3.v5-v7.delta.json` → (`feed_3`, 7).
-    static func version(of name: String) -> (snapshot: String, version: Int)? {
-        guard PublishedFiles.isPublisherName(name), let dot = name.range(of: ".v") else { return nil }
-        let snapshot = String(name[..<dot.lowerBound])
-        let numbers = name[dot.upperBound...].split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        return numbers.max().map { (snapshot, $0) }
-    }
-
     func read(_ name: String) -> Reading {
-        let path = directory + "/" + name
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return FileManager.default.fileExists(atPath: path) ? .unusable("cannot be read") : .missing
+        guard let bytes = target.read(name) else {
+            return target.serves(name) ? .unusable("cannot be read") : .missing
         }
+        let data = Data(bytes)
         let manifest: Manifest
         do {
             manifest = try JSONDecoder().decode(Manifest.self, from: data)
@@ -77,12 +68,12 @@ struct ManifestStore {
     /// The previous publication: the manifest when it is sound; nothing when the directory has
     /// never been published into; with `recover`, what the record vouches for. Otherwise an
     /// error that says what is wrong and how to recover.
-    func start(recover: Bool) throws(PipelineError) -> Start {
-        let manifestPath = directory + "/" + Self.manifestName
+    func start(recover: Bool) throws(PublishError) -> Start {
+        let manifestPath = target.location + "/" + Self.manifestName
         switch read(Self.manifestName) {
         case .found(let manifest):
             return Start(manifest: manifest)
-        case .missing where !recover && !FileManager.default.fileExists(atPath: directory + "/" + Self.recordName):
+        case .missing where !recover && !target.serves(Self.recordName):
             // Never published here (or before the record was kept): a first publication, which
             // writes no version under a name a file already has.
             return Start(manifest: Manifest(), present: versionedFiles)
@@ -96,23 +87,19 @@ struct ManifestStore {
     }
 
     /// The manifest's bytes, as both the manifest and the record hold them.
-    func encoded(_ manifest: Manifest) throws(PipelineError) -> [UInt8] {
+    func encoded(_ manifest: Manifest) throws(PublishError) -> [UInt8] {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             return [UInt8](try encoder.encode(manifest)) + [0x0A]
         } catch {
-            throw .storage(StorageError(path: directory + "/" + Self.manifestName, message: "encoding the manifest failed: \(error)"))
+            throw .storage(StorageError(path: target.location + "/" + Self.manifestName, message: "encoding the manifest failed: \(error)"))
         }
     }
 
     /// Swaps the new manifest in: from here on the publication has happened.
-    func writeManifest(_ bytes: [UInt8]) throws(PipelineError) {
-        do {
-            try DurableFiles.write(bytes, to: directory + "/" + Self.manifestName)
-        } catch {
-            throw .storage(StorageError(error))
-        }
+    func writeManifest(_ bytes: [UInt8]) throws(PublishError) {
+        try target.putManifest(bytes, as: Self.manifestName)
     }
 
     /// Keeps the record of the publication just made, after its manifest: a record is only
@@ -120,8 +107,8 @@ struct ManifestStore {
     /// meanwhile) fails nothing; the previous one stays, and recovering from it republishes
     /// what it cannot vouch for. Returns why it was not written, if it was not.
     func writeRecord(_ bytes: [UInt8]) -> String? {
-        do throws(FileError) {
-            try DurableFiles.write(bytes, to: directory + "/" + Self.recordName)
+        do throws(PublishError) {
+            try target.put(bytes, as: Self.recordName)
             return nil
         } catch {
             return "the record of this publication could not be written (\(error.description)); the previous one is kept"
@@ -131,11 +118,10 @@ struct ManifestStore {
     /// Files here under the names the publisher gives versions and deltas: none of them is
     /// written over by a publication that cannot account for them.
     private var versionedFiles: Set<String> {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return Set(names.filter { PublishedFiles.isPublisherName($0) && $0.contains(".v") })
+        Set(target.names().filter { PublishedFiles.isPublisherName($0) && $0.contains(".v") })
     }
 
-    private static func lost(_ path: String, _ reason: String) -> PipelineError {
+    private static func lost(_ path: String, _ reason: String) -> PublishError {
         .storage(StorageError(
             path: path,
             message: "\(reason). Nothing was published. Run rss-publish --recover to adopt again the files whose bytes match "
@@ -159,7 +145,7 @@ struct ManifestStore {
         var start = Start(manifest: record)
         var digests: [String: String?] = [:]
         func matches(_ file: String, _ sha256: String) -> Bool {
-            if digests[file] == nil { digests[file] = .some(Self.digest(directory + "/" + file)) }
+            if digests[file] == nil { digests[file] = .some(digest(file)) }
             return digests[file] == sha256
         }
         start.manifest.feeds = record.feeds.compactMap { feed in
@@ -181,7 +167,7 @@ struct ManifestStore {
             start.manifest.feeds.map { ($0.name, $0.sha256) } + (start.manifest.catalog.map { [($0.name, $0.sha256)] } ?? []),
             uniquingKeysWith: { first, _ in first })
         start.manifest.stableFiles = (record.stableFiles ?? []).filter { name in
-            guard FileManager.default.fileExists(atPath: directory + "/" + name) else { return false }
+            guard target.serves(name) else { return false }
             guard let sha256 = current[name], matches(name, sha256) else {
                 start.recovery.append("\(name) is not what was published under that name: left alone")
                 return false
@@ -199,12 +185,10 @@ struct ManifestStore {
         return start
     }
 
-    private static func digest(_ path: String) -> String? {
-        var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let data = FileManager.default.contents(atPath: path) else {
-            return nil
-        }
-        return SHA256.hexDigest([UInt8](data))
+    /// A plain file's digest: a link or a directory is never the publisher's own.
+    private func digest(_ name: String) -> String? {
+        guard target.holdsFile(name), let bytes = target.read(name) else { return nil }
+        return SHA256.hexDigest(bytes)
     }
 
     private static func brief(_ error: any Error) -> String {

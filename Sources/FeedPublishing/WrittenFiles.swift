@@ -1,24 +1,18 @@
-import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The files one publication has written and no manifest names yet: its own, and so the
 /// only files it may take back when it fails before the manifest is written. A publication
 /// that stopped on a full disk or on exhausted inodes left ~40 temporaries and its new
 /// versions behind until a later one succeeded; on a small file system those leftovers alone
 /// kept it full after space had been freed.
 ///
-/// `@unchecked Sendable` is not needed: one publication, one thread.
+/// Not `Sendable`, and needs no lock: one publication, one thread.
 final class WrittenFiles {
-    private let directory: String
+    private let target: any PublicationTarget
     /// Names the previous manifest gives (or recovery left alone): never removed from here.
     private let kept: Set<String>
     private var names: [String] = []
 
-    init(directory: String, keeping kept: Set<String>) {
-        self.directory = directory
+    init(in target: any PublicationTarget, keeping kept: Set<String>) {
+        self.target = target
         self.kept = kept
     }
 
@@ -32,14 +26,9 @@ final class WrittenFiles {
     func mark() -> Int { names.count }
 
     /// Removes the files recorded since `mark`: one feed's snapshot and deltas, when the
-    /// feed failed half-way.
+    /// feed failed half-way. Plain files only, as the publisher removes nothing else.
     func removeAll(since mark: Int = 0) {
-        for name in names[mark...] {
-            let path = directory + "/" + name
-            var info = stat()
-            // Regular files only, as the publisher removes nothing else.
-            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG { unlink(path) }
-        }
+        for name in names[mark...] { _ = target.delete(name) }
         names.removeSubrange(mark...)
     }
 

@@ -42,7 +42,7 @@ public struct ImportResult: Sendable, Equatable {
 public final class Catalog: @unchecked Sendable {
     // `@unchecked Sendable`: the only stored state is GRDB's `DatabaseQueue`, which is itself
     // Sendable and serialises all access to the connection.
-    public static let fileName = "all_feeds.sqlite"
+    public static let fileName = DataDirectory.catalogFileName
 
     public let path: String
     /// What a read-only copy of the catalog opens: `path`, or an immutable `file:` URI where

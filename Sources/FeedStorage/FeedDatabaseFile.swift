@@ -22,7 +22,7 @@ public enum FeedFileCondition: Equatable, Sendable {
 /// on the first read, so both are caught here, where a clear reason can still be given.
 public enum FeedDatabaseFile {
     /// `feed_<id>.sqlite`: the name the original clients know.
-    public static func fileName(feedID: Int64) -> String { "feed_\(feedID).sqlite" }
+    public static func fileName(feedID: Int64) -> String { DataDirectory.feedDatabaseFileName(feedID) }
 
     /// Looks at `path` with `lstat` (never through a link) and reads the 100-byte header.
     public static func condition(of path: String) -> FeedFileCondition {
@@ -79,12 +79,7 @@ public enum FeedDatabaseFile {
     /// copies and journals included): a new feed must never be given one of them.
     public static func feedIDs(inDirectory directory: String) -> [Int64] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.compactMap { name in
-            guard name.hasPrefix("feed_") else { return nil }
-            let digits = name.dropFirst("feed_".count).prefix { $0.isASCII && $0.isNumber }
-            guard !digits.isEmpty, name.dropFirst("feed_".count + digits.count).hasPrefix(".sqlite") else { return nil }
-            return Int64(digits)
-        }
+        return names.compactMap(DataDirectory.feedID(inFileName:))
     }
 
     /// The live feed databases (`feed_<id>.sqlite` exactly) in `directory`, by feedid.

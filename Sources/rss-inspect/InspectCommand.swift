@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedBasics
 import FeedCommandSupport
 import FeedPipeline
+import FeedUpdateCommandSupport
 
 @main
 struct InspectCommand: ParsableCommand {
@@ -16,8 +17,7 @@ struct InspectCommand: ParsableCommand {
             --record DIR keeps the response for a later --replay DIR, which parses the same \
             bytes again with no network (to see what a parser change does to a feed).
 
-            Exit status: 0 the source is a feed; 1 it could not be read or is not a feed \
-            (one line on stderr says why); 64 usage or configuration error.
+            \(ExitStatus.helpText(for: "rss-inspect", codes: [0, 1, 64]))
             """,
         version: FeedmillVersion.current)
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import FeedBasics
 import FeedCommandSupport
-import FeedPipeline
 import FeedPublishing
+import FeedStorage
 import Foundation
 
 @main
@@ -18,12 +18,7 @@ struct PublishCommand: ParsableCommand {
             files stay until the next one. Only changed databases are rewritten; a run with \
             nothing new writes nothing. Safe to run while rss-update writes.
 
-            Exit status: 0 done; 1 some feed databases could not be read (the others were \
-            published; those keep their last good snapshot), or a value was published as NULL \
-            or left out (said on standard error); 64 usage or configuration error (the output \
-            directory overlaps the data directory, for one); 70 fatal error (manifest.json \
-            missing or unusable beside published files: see --recover); 75 another rss-publish \
-            holds the output directory.
+            \(ExitStatus.helpText(for: "rss-publish", codes: [0, 1, 64, 70, 75]))
             """,
         version: FeedmillVersion.current)
 
@@ -68,10 +63,10 @@ struct PublishCommand: ParsableCommand {
         given.add(Settings.metricsFile, metricsFile)
         let context = try CommandContext.make(.publish, common: common, given: given)
         let (data, publish) = context.publishConfiguration(full: full)
-        try CommandRunner.run(context, now: data.clock) { () throws(PipelineError) in
-            try PublishRun.refuseOverlap(output: publish.outputDirectory, data: data.dataDirectory)
-            let catalog = try CatalogAccess.openForReading(data)
-            let report = try PublishRun(pipeline: data, configuration: publish, catalog: catalog)
+        try CommandRunner.run(context, now: publish.clock) { () throws(PublishError) in
+            try PublishRun.refuseOverlap(output: publish.outputDirectory, data: data.path)
+            let catalog = try PublishRun.openCatalog(data)
+            let report = try PublishRun(data: data, configuration: publish, catalog: catalog)
                 .run(only: feeds.isEmpty ? nil : feeds, recover: recover)
             for line in report.recovery { context.logger.notice("\(line)") }
             for failure in report.failures {
@@ -88,7 +83,7 @@ struct PublishCommand: ParsableCommand {
                         + "\(report.filesRemoved) old file(s) removed\n"
                         + "  clients read \(publish.outputDirectory)/manifest.json; people read \(publish.outputDirectory)/index.html\n")
             }
-            return CommandResult(report: nil, exitCode: report.exitCode)
+            return CommandResult(exitCode: ExitStatus.of(report))
         }
     }
 }

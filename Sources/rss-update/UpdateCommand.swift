@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedBasics
 import FeedCommandSupport
 import FeedPipeline
+import FeedUpdateCommandSupport
 
 @main
 struct UpdateCommand: ParsableCommand {

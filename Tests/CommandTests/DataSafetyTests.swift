@@ -350,7 +350,7 @@ struct DataSafetyTests {
         let out = try TemporaryDirectory()
         var configuration = PublishConfiguration()
         configuration.outputDirectory = out.url.path
-        _ = try PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog).run()
+        _ = try PublishRun(harness: harness, configuration: configuration).run()
         for page in ["index.html", "atom.xml"] {
             let text = try String(contentsOfFile: out.url.path + "/" + page, encoding: .utf8)
             #expect(!text.lowercased().contains("javascript:"), "\(page)")
@@ -371,7 +371,7 @@ struct DataSafetyTests {
         let out = try TemporaryDirectory()
         var configuration = PublishConfiguration()
         configuration.outputDirectory = out.url.path
-        _ = try PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog).run()
+        _ = try PublishRun(harness: harness, configuration: configuration).run()
         let lint = Process()
         lint.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
         lint.arguments = ["--noout", out.url.path + "/atom.xml"]

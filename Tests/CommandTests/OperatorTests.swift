@@ -1,4 +1,5 @@
 import FeedPipeline
+import FeedUpdateCommandSupport
 import Foundation
 import PipelineTestSupport
 import TestSupport

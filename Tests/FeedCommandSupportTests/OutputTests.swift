@@ -1,6 +1,7 @@
 import FeedCommandSupport
 import FeedPipeline
 import FeedStorage
+import FeedUpdateCommandSupport
 import Foundation
 import Logging
 import TestSupport

@@ -2,6 +2,7 @@ import FeedFetching
 import FeedModel
 import FeedPipeline
 import FeedStorage
+import FeedUpdateCommandSupport
 import Foundation
 import PipelineTestSupport
 import TestSupport
@@ -214,7 +215,7 @@ struct UpdateRunTests {
         #expect {
             _ = try RunLock(directory: harness.directory.url.path)
         } throws: { error in
-            guard case PipelineError.busy(_, let holder) = error else { return false }
+            guard case DataDirectoryError.busy(_, let holder) = error else { return false }
             return holder == String(getpid())
         }
         withExtendedLifetime(lock) {}

@@ -7,6 +7,7 @@ import FeedStorage
 import Foundation
 import GRDB
 import GRDBSQLite
+import Synchronization
 import TestSupport
 
 /// A data directory with feeds written straight through FeedStorage, and a publish directory.
@@ -43,7 +44,7 @@ public final class PublishHarness {
         configuration.outputDirectory = directory ?? outPath
         configuration.retainedVersions = retained
         configuration.full = full
-        return try PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog).run(only: only)
+        return try PublishRun(harness: harness, configuration: configuration).run(only: only)
     }
 
     public func manifest(_ directory: String? = nil) throws -> Manifest {
@@ -71,43 +72,44 @@ public func sha256(ofFile path: String) -> String? {
 }
 
 /// Reads the manifest over and over and checks that every file it names exists with its hash.
-/// `@unchecked Sendable`: its counters are only touched under `lock`.
-public final class ManifestChecker: @unchecked Sendable {
+public final class ManifestChecker: Sendable {
     public let directory: String
-    private let lock = NSLock()
-    private var running = true
-    private var done = false
-    private var count = 0
-    private var problems: [String] = []
+    private struct Tally {
+        var running = true
+        var done = false
+        var count = 0
+        var problems: [String] = []
+    }
+    private let tally = Mutex(Tally())
 
     public init(directory: String) {
         self.directory = directory
     }
 
     public func poll() {
-        while lock.withLock({ running }) {
+        while tally.withLock({ $0.running }) {
             guard let data = FileManager.default.contents(atPath: directory + "/manifest.json"),
                 let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
             else {
-                lock.withLock { problems.append("unreadable manifest") }
+                tally.withLock { $0.problems.append("unreadable manifest") }
                 continue
             }
             var local: [String] = []
             for feed in manifest.feeds where sha256(ofFile: directory + "/" + feed.file) != feed.sha256 {
                 local.append("\(feed.file) missing or mismatched")
             }
-            lock.withLock {
-                count += 1
-                problems += local
+            tally.withLock {
+                $0.count += 1
+                $0.problems += local
             }
         }
-        lock.withLock { done = true }
+        tally.withLock { $0.done = true }
     }
 
-    public func stop() { lock.withLock { running = false } }
-    public var finished: Bool { lock.withLock { done } }
-    public var checks: Int { lock.withLock { count } }
-    public var failures: [String] { lock.withLock { problems } }
+    public func stop() { tally.withLock { $0.running = false } }
+    public var finished: Bool { tally.withLock { $0.done } }
+    public var checks: Int { tally.withLock { $0.count } }
+    public var failures: [String] { tally.withLock { $0.problems } }
 }
 
 /// A publication of the harness's data directory into a new temporary directory.
@@ -115,17 +117,24 @@ public func makePublisher(for harness: Harness) throws -> (PublishRun, Temporary
     let out = try TemporaryDirectory()
     var configuration = PublishConfiguration()
     configuration.outputDirectory = out.url.path
-    return (PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog), out)
+    return (PublishRun(harness: harness, configuration: configuration), out)
+}
+
+extension PublishRun {
+    /// A publication of the harness's data directory, on the harness's clock.
+    public init(harness: Harness, configuration: PublishConfiguration, target: (any PublicationTarget)? = nil) {
+        var configuration = configuration
+        configuration.clock = { [harness] in harness.now }
+        self.init(data: harness.configuration.data, configuration: configuration, catalog: harness.catalog, target: target)
+    }
 }
 
 /// A value shared between a test and a thread it starts.
-public final class Locked<Value: Sendable>: @unchecked Sendable {
-    // `@unchecked Sendable`: `stored` is read and written only under `lock`.
-    private let lock = NSLock()
-    private var stored: Value
+public final class Locked<Value: Sendable>: Sendable {
+    private let stored: Mutex<Value>
 
-    public init(_ value: Value) { stored = value }
+    public init(_ value: Value) { stored = Mutex(value) }
 
-    public var value: Value { lock.withLock { stored } }
-    public func set(_ value: Value) { lock.withLock { stored = value } }
+    public var value: Value { stored.withLock { $0 } }
+    public func set(_ value: Value) { stored.withLock { $0 = value } }
 }

@@ -40,7 +40,8 @@ func publish(_ directory: String, full: Bool) throws -> PublishReport {
     var configuration = PublishConfiguration()
     configuration.outputDirectory = directory
     configuration.full = full
-    return try PublishRun(pipeline: pipeline, configuration: configuration, catalog: catalog).run()
+    configuration.clock = pipeline.clock
+    return try PublishRun(data: pipeline.data, configuration: configuration, catalog: catalog).run()
 }
 let first = try publish(work + "/incremental", full: false)
 _ = try publish(work + "/full", full: false)

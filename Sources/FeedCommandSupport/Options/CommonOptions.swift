@@ -30,6 +30,10 @@ public struct CommonOptions: ParsableArguments {
     @Flag(help: .private)
     public var printSettingsTable = false
 
+    /// For `Scripts/generate-docs`: the exit status table, for docs/generated/exit-status.md.
+    @Flag(help: .private)
+    public var printExitStatusReference = false
+
     public init() {}
 
     public func validate() throws {

@@ -1,6 +1,4 @@
 import FeedBasics
-import FeedPipeline
-import FeedStorage
 import Foundation
 
 /// Prometheus text-format metrics of the last run, for node_exporter's textfile collector.
@@ -15,14 +13,14 @@ public enum MetricsFile {
         public var finishedAt: Int64
         public var succeeded: Bool
         public var exitCode: Int32
-        public var report: RunReport?
+        public var metrics: RunMetrics?
 
-        public init(command: String, finishedAt: Int64, succeeded: Bool, exitCode: Int32, report: RunReport?) {
+        public init(command: String, finishedAt: Int64, succeeded: Bool, exitCode: Int32, metrics: RunMetrics?) {
             self.command = command
             self.finishedAt = finishedAt
             self.succeeded = succeeded
             self.exitCode = exitCode
-            self.report = report
+            self.metrics = metrics
         }
     }
 
@@ -45,17 +43,13 @@ public enum MetricsFile {
             metric("feedmill_last_success_timestamp_seconds", "When the last run that completed finished (Unix time).", [(label, "\(lastSuccess)")])
         }
         metric("feedmill_last_run_exit_code", "Exit status of the last run (see --help).", [(label, "\(run.exitCode)")])
-        if let report = run.report {
+        if let report = run.metrics {
             metric("feedmill_last_run_duration_seconds", "Wall time of the last run.", [(label, String(format: "%.3f", report.duration))])
-            let outcomes: [(String, Int)] = [
-                ("updated", report.updated), ("unchanged", report.unchanged), ("failed", report.failures.count),
-                ("gone", report.gone), ("not_finished", report.leftForNextRun),
-            ]
-            metric("feedmill_last_run_feeds", "Feeds of the last run by outcome.", outcomes.map { ("\(label),outcome=\"\($0.0)\"", "\($0.1)") })
-            metric("feedmill_last_run_items_inserted", "Items inserted by the last run.", [(label, "\(report.newItems)")])
-            metric("feedmill_last_run_items_changed", "Items rewritten by the last run.", [(label, "\(report.changedItems)")])
-            metric("feedmill_last_run_items_removed", "Items removed by retention in the last run.", [(label, "\(report.removedItems)")])
-            metric("feedmill_last_run_bytes_fetched", "Bytes received by the last run, headers included.", [(label, "\(report.bytes)")])
+            metric("feedmill_last_run_feeds", "Feeds of the last run by outcome.", report.feeds.map { ("\(label),outcome=\"\($0.outcome)\"", "\($0.count)") })
+            metric("feedmill_last_run_items_inserted", "Items inserted by the last run.", [(label, "\(report.itemsInserted)")])
+            metric("feedmill_last_run_items_changed", "Items rewritten by the last run.", [(label, "\(report.itemsChanged)")])
+            metric("feedmill_last_run_items_removed", "Items removed by retention in the last run.", [(label, "\(report.itemsRemoved)")])
+            metric("feedmill_last_run_bytes_fetched", "Bytes received by the last run, headers included.", [(label, "\(report.bytesFetched)")])
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -66,5 +60,34 @@ public enum MetricsFile {
             return Int64(line.dropFirst(prefix.count))
         }
         return nil
+    }
+}
+
+/// What the metrics file says of a run that fetched feeds: what a run report comes to
+/// (``MetricsFile``), whichever command made it.
+public struct RunMetrics: Sendable, Equatable {
+    public var duration: Double
+    /// Feeds by outcome, in the order the metrics list them (`updated`, `unchanged`, …).
+    public var feeds: [(outcome: String, count: Int)]
+    public var itemsInserted: Int
+    public var itemsChanged: Int
+    public var itemsRemoved: Int
+    public var bytesFetched: Int
+
+    public init(
+        duration: Double, feeds: [(outcome: String, count: Int)], itemsInserted: Int, itemsChanged: Int, itemsRemoved: Int,
+        bytesFetched: Int
+    ) {
+        self.duration = duration
+        self.feeds = feeds
+        self.itemsInserted = itemsInserted
+        self.itemsChanged = itemsChanged
+        self.itemsRemoved = itemsRemoved
+        self.bytesFetched = bytesFetched
+    }
+
+    public static func == (lhs: RunMetrics, rhs: RunMetrics) -> Bool {
+        lhs.duration == rhs.duration && lhs.feeds.elementsEqual(rhs.feeds) { $0 == $1 } && lhs.itemsInserted == rhs.itemsInserted
+            && lhs.itemsChanged == rhs.itemsChanged && lhs.itemsRemoved == rhs.itemsRemoved && lhs.bytesFetched == rhs.bytesFetched
     }
 }

@@ -132,6 +132,13 @@ public struct ResolvedSettings: Sendable {
         index[setting.key].map { resolved[$0].shown } ?? Shown(text: nil, source: .unset)
     }
 
+    /// A value its command found unusable after all, by a rule its type does not know:
+    /// "key = 'text' (from where): expected …", as the type's own checks say it.
+    public func invalid(_ setting: some AnySetting, expected: String) -> SettingsError {
+        let shown = shown(setting)
+        return SettingsError(message: "\(setting.key) = '\(shown.text ?? "")' (from \(shown.source)): expected \(expected)")
+    }
+
     /// The first unusable value, in the command's order.
     public func check() throws(SettingsError) {
         if let problem = resolved.lazy.compactMap { $0.problem }.first { throw problem }

@@ -1,3 +1,4 @@
+import FeedCommandSupport
 import FeedPipeline
 import Logging
 

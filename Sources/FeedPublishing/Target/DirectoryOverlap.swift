@@ -1,4 +1,3 @@
-import FeedPipeline
 import Foundation
 
 #if canImport(Glibc)
@@ -9,7 +8,7 @@ import Glibc
 /// holds the working databases: the two must never be the same place, one inside the other,
 /// or either of those through a symbolic link.
 enum DirectoryOverlap {
-    static func refuse(output: String, data: String) throws(PipelineError) {
+    static func refuse(output: String, data: String) throws(PublishError) {
         let out = canonical(output)
         let dataDirectory = canonical(data)
         guard out == dataDirectory || out.hasPrefix(dataDirectory + "/") || dataDirectory.hasPrefix(out + "/") || dataDirectory == "/" || out == "/" else {

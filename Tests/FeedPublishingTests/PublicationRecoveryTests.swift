@@ -1,5 +1,4 @@
 import FeedModel
-import FeedPipeline
 import FeedPublishing
 import FeedStorage
 import Foundation
@@ -138,7 +137,7 @@ struct PublicationRecoveryTests {
         // The manifest cannot be written (something holds its temporary name): the run fails at the end.
         let blocker = out.url.path + "/manifest.json.tmp-\(getpid())"
         try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
-        #expect(throws: PipelineError.self) { try publisher.run() }
+        #expect(throws: PublishError.self) { try publisher.run() }
         let after = Set(try FileManager.default.contentsOfDirectory(atPath: out.url.path))
         #expect(after.subtracting(before) == ["manifest.json.tmp-\(getpid())"], "no new version or delta is left behind: \(after.subtracting(before))")
         try FileManager.default.removeItem(atPath: blocker)
@@ -173,7 +172,7 @@ struct PublicationRecoveryTests {
         guard let small = SmallFileSystem(options: "size=160k") else { return }
         var configuration = PublishConfiguration()
         configuration.outputDirectory = small.path + "/out"
-        let publisher = PublishRun(pipeline: harness.configuration, configuration: configuration, catalog: harness.catalog)
+        let publisher = PublishRun(harness: harness, configuration: configuration)
         do {
             let report = try publisher.run()
             #expect(!report.failures.isEmpty, "three 80 KB snapshots do not fit in 160 KB")

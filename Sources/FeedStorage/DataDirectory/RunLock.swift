@@ -5,20 +5,32 @@ import Foundation
 import Glibc
 #endif
 
-/// One run per data directory at a time: an exclusive `flock` on `<data>/.feedmill.lock`,
-/// held for the life of this object. A second run does not wait: it exits at once with a
-/// message naming the holder's pid (cron simply tries again next time). The kernel drops the
-/// lock when the process dies, `kill -9` included, so a crash never leaves it stuck.
-public final class RunLock {
+/// One run per directory at a time: an exclusive `flock`, held for the life of this object.
+/// A second run does not wait: it exits at once with a message naming the holder (cron simply
+/// tries again next time). The kernel drops the lock when the process dies, `kill -9`
+/// included, so a crash never leaves it stuck.
+///
+/// Immutable once made (the descriptor is only closed by `deinit`), hence `Sendable`.
+public final class RunLock: Sendable {
     public let path: String
     private let descriptor: Int32
 
-    public init(directory: String) throws(PipelineError) {
-        path = directory + "/.feedmill.lock"
+    /// Why a directory could not be locked (``init(lockingDirectory:)``).
+    public enum Refusal: Error, Equatable, Sendable {
+        /// The directory cannot be opened; the system's reason.
+        case cannotOpen(reason: String)
+        /// Another process holds the lock.
+        case held
+    }
+
+    /// Locks a data directory: `<data>/.feedmill.lock`, which holds the holder's pid so that
+    /// the second run can name it.
+    public init(directory: String) throws(DataDirectoryError) {
+        path = DataDirectory(directory).lockPath
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw .dataDirectory(path: directory, reason: FileSystemDiagnosis.problem(writing: path).map { "\($0) (\(reason))" } ?? reason)
+            throw .unusable(path: directory, reason: FileSystemDiagnosis.problem(writing: path).map { "\($0) (\(reason))" } ?? reason)
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)
@@ -35,15 +47,13 @@ public final class RunLock {
 
     /// Locks `directory` itself (a directory can be flocked on Linux) and writes nothing:
     /// for the publish directory, where even a lock file would be a change to serve.
-    public init(lockingDirectory directory: String) throws(PipelineError) {
+    public init(lockingDirectory directory: String) throws(Refusal) {
         path = directory
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw .outputDirectory(path: directory, reason: String(cString: strerror(errno)))
-        }
+        guard descriptor >= 0 else { throw .cannotOpen(reason: String(cString: strerror(errno))) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
-            throw .busy(lockPath: directory, holder: "another rss-publish")
+            throw .held
         }
         self.descriptor = descriptor
     }

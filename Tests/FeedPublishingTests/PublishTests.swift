@@ -1,7 +1,6 @@
 import FeedBasics
 import FeedModel
 import FeedParsing
-import FeedPipeline
 import FeedPublishing
 import FeedStorage
 import Foundation
@@ -69,7 +68,7 @@ struct PublishTests {
     @Test func aSecondPublisherIsTurnedAway() throws {
         let publish = try PublishHarness()
         let lock = try RunLock(lockingDirectory: publish.outPath)
-        #expect(throws: PipelineError.busy(lockPath: publish.outPath, holder: "another rss-publish")) { try publish.publish() }
+        #expect(throws: PublishError.busy(lockPath: publish.outPath, holder: "another rss-publish")) { try publish.publish() }
         withExtendedLifetime(lock) {}
     }
 

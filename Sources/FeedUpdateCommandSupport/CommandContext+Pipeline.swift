@@ -1,5 +1,5 @@
+import FeedCommandSupport
 import FeedPipeline
-import FeedStorage
 
 /// The pipeline's configuration, from the settings of the commands that work on a data directory.
 extension CommandContext {

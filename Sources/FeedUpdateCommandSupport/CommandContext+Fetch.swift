@@ -1,3 +1,4 @@
+import FeedCommandSupport
 import FeedFetching
 import Foundation
 
@@ -16,7 +17,13 @@ extension CommandContext {
             switch settings[Settings.proxy] {
             case nil: configuration.proxies = try Self.readEnvironment { () throws(EnvironmentVariableError) in try .fromEnvironment(environment) }
             case "none"?, ""?: configuration.proxies = .direct
-            case let proxy?: configuration.proxies = .explicit(proxy, environment: environment)
+            case let proxy?:
+                // Checked here, not by the setting's type: rss-publish reads the settings too
+                // and does not link the fetcher.
+                if let problem = ProxyURL.problem(proxy) {
+                    throw settings.invalid(Settings.proxy, expected: Settings.proxy.expected + ": " + problem)
+                }
+                configuration.proxies = .explicit(proxy, environment: environment)
             }
             configuration.certificateAuthorities = try Self.readEnvironment { () throws(EnvironmentVariableError) in
                 try .fromEnvironment(environment)

@@ -1,5 +1,4 @@
 import FeedBasics
-import FeedPipeline
 import FeedPublishing
 import FeedStorage
 import Foundation
@@ -61,7 +60,7 @@ struct StableNameTests {
         try publish.seed(feeds: 2, items: 1)
         let mine = publish.outPath + "/feed_2.sqlite"
         try Data("operator's own file".utf8).write(to: URL(fileURLWithPath: mine))
-        #expect(throws: PipelineError.self) { try publish.publish() }
+        #expect(throws: PublishError.self) { try publish.publish() }
         #expect(FileManager.default.contents(atPath: mine) == Data("operator's own file".utf8))
         #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/manifest.json"))
     }

@@ -1,0 +1,41 @@
+/// What a publication did.
+public struct PublishReport: Sendable, Equatable {
+    public var generation: Int
+    public var feedsWritten: Int
+    public var feedsUnchanged: Int
+    public var deltasWritten: Int
+    public var filesWritten: Int
+    public var bytesWritten: Int
+    public var filesRemoved: Int
+    public var duration: Double
+    /// Feeds whose database could not be read: each keeps its last good snapshot.
+    public var failures: [PublishFailure] = []
+    /// What was published otherwise than the data says, or left out, and why: a catalog value
+    /// of the wrong type published as NULL, a delta not written from a damaged old snapshot,
+    /// a feed's entries left out of the pages.
+    public var warnings: [String] = []
+    /// `--recover`: what was adopted again, and what was left alone.
+    public var recovery: [String] = []
+    /// Nothing changed: nothing was written at all.
+    public var unchanged: Bool { filesWritten == 0 }
+    /// Every feed published as its data says: none failed, nothing published otherwise.
+    public var complete: Bool { failures.isEmpty && warnings.isEmpty }
+
+    /// A report of nothing done yet, from the previous publication's generation.
+    init(startingAt generation: Int) {
+        self.generation = generation
+        feedsWritten = 0
+        feedsUnchanged = 0
+        deltasWritten = 0
+        filesWritten = 0
+        bytesWritten = 0
+        filesRemoved = 0
+        duration = 0
+    }
+}
+
+/// One feed that could not be published this time, and why.
+public struct PublishFailure: Sendable, Equatable {
+    public var feedID: Int64
+    public var message: String
+}

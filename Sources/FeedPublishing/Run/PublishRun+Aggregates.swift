@@ -1,0 +1,61 @@
+import FeedBasics
+import FeedStorage
+
+/// Publishing what spans every feed: the catalog's snapshot, `atom.xml` and `index.html`.
+extension PublishRun {
+    func publishCatalog(_ publication: inout Publication) throws(PublishError) -> PublishedCatalog {
+        let previous = publication.previous.catalog
+        let fingerprint = try storage { () throws(StorageError) in try Snapshot.catalogFingerprint(catalog.readLocation) }
+        if let previous, previous.sourceFingerprint == fingerprint, !configuration.full, target.serves(previous.file) {
+            return previous
+        }
+        let version = max(previous?.version ?? 0, publication.start.versionFloors[.catalog] ?? 0) + 1
+        let file = PublishedName.catalogVersion(version).fileName
+        let name = PublishedName.catalog.fileName
+        let snapshot = try target.put(file) { path throws(StorageError) in try Snapshot.writeCatalog(from: catalog.readLocation, to: path) }
+        publication.written.add(file)
+        publication.report.filesWritten += 1
+        publication.report.bytesWritten += snapshot.size
+        publication.report.warnings += snapshot.problems.map { "\(name): \($0); rss-update repairs it in the catalog" }
+        return PublishedCatalog(
+            name: name, file: file, version: version, sha256: snapshot.sha256, size: snapshot.size,
+            feedCount: snapshot.rowCount, schemaVersion: Snapshot.catalogSchemaVersion, sourceFingerprint: fingerprint)
+    }
+
+    /// `atom.xml` and `index.html`, from the newest entries of the snapshots the manifest
+    /// names. An entry dated more than a day after the publication is left out of them (it
+    /// would stay on top for good: normalisation no longer stores such dates, but a database
+    /// may hold one from before, or from a hand). A snapshot that cannot be read leaves its
+    /// feed's entries out, and says so. A page already as it would be written is not put again.
+    func writeAggregates(feeds: [CatalogFeed], _ publication: inout Publication) throws(PublishError) {
+        let byID = Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
+        var sources: [(feed: CatalogFeed, snapshot: String)] = []
+        var unreadable: [String] = []
+        for published in publication.next.feeds {
+            guard let feed = byID[published.feedID] else { continue }
+            do throws(StorageError) {
+                sources.append((feed, try localCopy(published.file)))
+            } catch {
+                unreadable.append("feed \(feed.feedID): \(error.description)")
+            }
+        }
+        let newest = AggregateEntry.newest(
+            configuration.aggregateEntries, feeds: sources, notAfter: configuration.clock().saturatingAdd(AggregateEntry.futureAllowance))
+        publication.report.warnings += (unreadable + newest.unreadable).map { "\($0); its entries are left out of atom.xml and index.html" }
+        let counts = Dictionary(publication.next.feeds.map { ($0.feedID, $0.itemCount) }, uniquingKeysWith: { first, _ in first })
+        let pages: [(PublishedName, String)] = [
+            (.atom, AtomWriter.document(newest.entries, title: configuration.title, siteURL: configuration.siteURL)),
+            (.index, IndexPage.document(newest.entries, feeds: feeds, itemCounts: counts, title: configuration.title)),
+        ]
+        for (name, text) in pages {
+            let bytes = Array(text.utf8)
+            if target.read(name.fileName) != bytes {
+                try target.put(bytes, as: name.fileName)
+                publication.report.filesWritten += 1
+                publication.report.bytesWritten += bytes.count
+            }
+        }
+        publication.next.atom = PublishedName.atom.fileName
+        publication.next.index = PublishedName.index.fileName
+    }
+}

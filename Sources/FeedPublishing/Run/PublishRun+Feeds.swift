@@ -1,0 +1,150 @@
+import FeedBasics
+import FeedStorage
+
+/// Publishing each feed: its snapshot, new or carried over, and deltas from earlier versions.
+extension PublishRun {
+    /// Each feed's snapshot, new or carried over. One bad database must not stop the others:
+    /// a feed that cannot be published keeps its last good snapshot (if it still exists) and
+    /// the report says which feed and why. A feed removed from the catalog while this runs
+    /// (`rss-feeds remove` does not wait for a publication) is passed over without a word.
+    func publishFeeds(_ feeds: [CatalogFeed], only: [Int64]?, _ publication: inout Publication) -> [PublishedFeed] {
+        let previousByID = Dictionary(publication.previous.feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
+        let selected = only.map(Set.init)
+        var published: [PublishedFeed] = []
+        for feed in feeds {
+            let source = data.feedDatabasePath(feed.feedID)
+            let earlier = previousByID[feed.feedID]
+            let condition = FeedDatabaseFile.condition(of: source)
+            guard condition != .missing else { continue }
+            if let selected, !selected.contains(feed.feedID) {
+                if let earlier { published.append(earlier) }
+                continue
+            }
+            do throws(PublishError) {
+                switch condition {
+                case .unusable(let reason): throw .storage(StorageError(path: source, message: reason, kind: .damaged))
+                case .empty: throw .storage(StorageError(path: source, message: "is empty (0 bytes)", kind: .damaged))
+                default: break
+                }
+                // Clients must never get one feed's items under another's feedid.
+                if let mismatch = FeedDatabase.mismatch(at: source, for: feed.identity) { throw .storage(mismatch) }
+                var snapshot = try publishFeed(
+                    feed, source: source, earlier: earlier, floor: publication.start.versionFloors[.feed(feed.feedID)], &publication)
+                snapshot.lastUpdate = feed.lastUpdate
+                published.append(snapshot)
+            } catch {
+                if removedMeanwhile(feed.feedID) { continue }
+                var message = error.description
+                if case .storage(let storage) = error, storage.kind == .wrongValues {
+                    message += "; rss-update --feed \(feed.feedID) repairs it"
+                }
+                publication.report.failures.append(PublishFailure(feedID: feed.feedID, message: message))
+                if let earlier, target.serves(earlier.file) { published.append(earlier) }
+            }
+        }
+        return published
+    }
+
+    /// The feed is no longer in the catalog (removed while this publication ran).
+    private func removedMeanwhile(_ feedID: Int64) -> Bool {
+        do throws(StorageError) {
+            return try catalog.feed(id: feedID) == nil
+        } catch {
+            return false
+        }
+    }
+
+    private func publishFeed(
+        _ feed: CatalogFeed, source: String, earlier: PublishedFeed?, floor: Int?, _ publication: inout Publication
+    ) throws(PublishError) -> PublishedFeed {
+        let fingerprint: String
+        do {
+            fingerprint = try Snapshot.feedFingerprint(source)
+        } catch {
+            throw .storage(error)
+        }
+        if let earlier, earlier.sourceFingerprint == fingerprint, !configuration.full, target.serves(earlier.file) {
+            publication.report.feedsUnchanged += 1
+            return earlier
+        }
+        // Above any version a file here has that the publication cannot vouch for (``ManifestStore``).
+        let version = max(earlier?.version ?? 0, floor ?? 0) + 1
+        let file = PublishedName.feedVersion(feed.feedID, version: version).fileName
+        // What this feed writes goes again if the feed fails half-way (a delta cannot be written).
+        let written = publication.written
+        let mark = written.mark()
+        do throws(PublishError) {
+            let snapshot = try target.put(file) { path throws(StorageError) in try Snapshot.writeFeed(from: source, to: path) }
+            written.add(file)
+            // Earlier versions still there, newest first, each with a delta to this one.
+            var history: [PublishedVersion] = []
+            if let earlier {
+                history = [PublishedVersion(version: earlier.version, file: earlier.file, sha256: earlier.sha256)] + earlier.history
+                history = Array(history.prefix(configuration.retainedVersions))
+            }
+            let deltas = try writeDeltas(feed.feedID, to: version, snapshot: file, from: history, &publication)
+            publication.report.feedsWritten += 1
+            publication.report.deltasWritten += deltas.count
+            publication.report.filesWritten += 1 + deltas.count
+            publication.report.bytesWritten += snapshot.size + deltas.reduce(0) { $0 + $1.size }
+            return PublishedFeed(
+                feedID: feed.feedID, name: PublishedName.feed(feed.feedID).fileName, file: file, version: version,
+                sha256: snapshot.sha256, size: snapshot.size, itemCount: snapshot.rowCount, lastUpdate: feed.lastUpdate,
+                schemaVersion: Snapshot.feedSchemaVersion, sourceFingerprint: fingerprint, deltas: deltas, history: history)
+        } catch {
+            written.removeAll(since: mark)
+            throw error
+        }
+    }
+
+    /// A delta from each earlier version still there to `version`. An earlier snapshot that
+    /// cannot be read gets no delta (a client at that version downloads the snapshot instead),
+    /// and the report says so.
+    private func writeDeltas(
+        _ feedID: Int64, to version: Int, snapshot file: String, from history: [PublishedVersion], _ publication: inout Publication
+    ) throws(PublishError) -> [PublishedDelta] {
+        guard !history.isEmpty else { return [] }
+        let current = try storage { () throws(StorageError) in try Snapshot.items(ofSnapshot: try localCopy(file)) }
+        var deltas: [PublishedDelta] = []
+        for old in history where target.serves(old.file) {
+            let items: [String: [SQLValue]]
+            do throws(PublishError) {
+                items = try storage { () throws(StorageError) in try Snapshot.items(ofSnapshot: try localCopy(old.file)) }
+            } catch {
+                publication.report.warnings.append("feed \(feedID): no delta from version \(old.version): \(error.description)")
+                continue
+            }
+            let delta = Delta(feedID: feedID, from: old.version, to: version, old: items, new: current)
+            let deltaFile = PublishedName.feedDelta(feedID, from: old.version, to: version).fileName
+            let bytes: [UInt8]
+            do {
+                bytes = try delta.encoded()
+            } catch {
+                throw .storage(StorageError(path: target.location + "/" + deltaFile, message: "encoding delta failed: \(error)"))
+            }
+            try target.put(bytes, as: deltaFile)
+            publication.written.add(deltaFile)
+            deltas.append(PublishedDelta(fromVersion: old.version, file: deltaFile, sha256: SHA256.hexDigest(bytes), size: bytes.count))
+        }
+        return deltas
+    }
+
+    /// The local path of a published file, its failure as a storage error (the one a reader of
+    /// the snapshot would give).
+    func localCopy(_ name: String) throws(StorageError) -> String {
+        do {
+            return try target.localCopy(of: name)
+        } catch {
+            if case .storage(let storage) = error { throw storage }
+            throw StorageError(path: target.location + "/" + name, message: error.description)
+        }
+    }
+
+    func storage<T>(_ body: () throws(StorageError) -> T) throws(PublishError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .storage(error)
+        }
+    }
+}

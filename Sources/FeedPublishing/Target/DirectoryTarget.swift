@@ -1,0 +1,111 @@
+import FeedBasics
+import FeedStorage
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A publish directory on a local file system, served by any static web server.
+///
+/// Files are written under a temporary name, synced and renamed (``DurableFiles``); stable
+/// names are hard links to the versioned snapshot, swapped in with one `rename`; only regular
+/// files are removed, with `unlink`, which removes a link itself and never its target; the
+/// lock is an `flock` on the directory itself, so publishing writes no lock file to serve.
+public struct DirectoryTarget: PublicationTarget {
+    public let path: String
+    /// The data directory, which the publish directory must never be, contain or lie in.
+    public let dataDirectory: String
+
+    public init(path: String, awayFrom dataDirectory: String) {
+        self.path = path
+        self.dataDirectory = dataDirectory
+    }
+
+    public var location: String { path }
+
+    /// Refuses an overlap with the data directory (before anything is created), creates the
+    /// directory when missing, and locks it.
+    public func lock() throws(PublishError) -> AnyObject {
+        try DirectoryOverlap.refuse(output: path, data: dataDirectory)
+        if let problem = FileSystemDiagnosis.directoryProblem(path, create: true) { throw .outputDirectory(path: path, reason: problem) }
+        do {
+            return try RunLock(lockingDirectory: path)
+        } catch {
+            switch error {
+            case .cannotOpen(let reason): throw .outputDirectory(path: path, reason: reason)
+            case .held: throw .busy(lockPath: path, holder: "another rss-publish")
+            }
+        }
+    }
+
+    public func names() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    }
+
+    public func serves(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: path(of: name))
+    }
+
+    public func holdsFile(_ name: String) -> Bool {
+        var info = stat()
+        return lstat(path(of: name), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    public func read(_ name: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: path(of: name)).map { [UInt8]($0) }
+    }
+
+    public func put(_ bytes: [UInt8], as name: String) throws(PublishError) {
+        do {
+            try DurableFiles.write(bytes, to: path(of: name))
+        } catch {
+            throw .storage(StorageError(error))
+        }
+    }
+
+    public func put<Made>(_ name: String, writtenBy write: (_ path: String) throws(StorageError) -> Made) throws(PublishError) -> Made {
+        do {
+            return try write(path(of: name))
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    public func localCopy(of name: String) throws(PublishError) -> String { path(of: name) }
+
+    public func putManifest(_ bytes: [UInt8], as name: String) throws(PublishError) {
+        try put(bytes, as: name)
+    }
+
+    /// A hard link, or on a file system without them a copy, written in full, synced and renamed.
+    public func alias(_ name: String, to file: String) throws(PublishError) -> Bool {
+        let link = path(of: name)
+        let target = path(of: file)
+        var targetInfo = stat()
+        var nameInfo = stat()
+        guard stat(target, &targetInfo) == 0 else { return false }
+        if lstat(link, &nameInfo) == 0, nameInfo.st_ino == targetInfo.st_ino, nameInfo.st_dev == targetInfo.st_dev { return false }
+        let temporary = link + ".tmp-\(getpid())"
+        unlink(temporary)
+        do throws(FileError) {
+            if Glibc.link(target, temporary) == 0 {
+                try DurableFiles.rename(temporary, to: link)
+            } else {
+                guard let bytes = FileManager.default.contents(atPath: target) else {
+                    throw FileError(path: target, message: "cannot read to publish as \(name)")
+                }
+                try DurableFiles.write([UInt8](bytes), to: link)
+            }
+        } catch {
+            throw .storage(StorageError(error))
+        }
+        return true
+    }
+
+    public func delete(_ name: String) -> Bool {
+        holdsFile(name) && unlink(path(of: name)) == 0
+    }
+
+    private func path(of name: String) -> String { path + "/" + name }
+}

@@ -1,0 +1,59 @@
+import FeedStorage
+
+/// Where a publication goes: what ``PublishRun`` needs of it, and nothing more. The local
+/// publish directory is the first kind (``DirectoryTarget``); another kind (object storage)
+/// is one more type that keeps these promises, and ``PublishRun`` does not change.
+///
+/// The promises, whatever the kind:
+/// - a file is put whole: a reader gets the old bytes at a name or the new ones, never a part;
+/// - files are immutable once put, except the pages (`atom.xml`, `index.html`), the stable
+///   names (``alias(_:to:)``) and the manifest, which is put last (``putManifest(_:as:)``);
+/// - ``delete(_:)`` is only ever asked for names the publisher gave (``PublishedName``) and
+///   recorded as its own, and removes a plain file only: never a link, a directory, or
+///   anything it cannot be sure of, so a file Feedmill did not create is never deleted;
+/// - ``lock()`` makes the publication exclusive.
+public protocol PublicationTarget: Sendable {
+    /// Where the publication is, for messages: a directory path, a bucket URL.
+    var location: String { get }
+
+    /// Makes the target ready to be published into and takes it for this publication alone;
+    /// a second publisher is refused at once (``PublishError/busy(lockPath:holder:)``). Held
+    /// until the returned object is released.
+    func lock() throws(PublishError) -> AnyObject
+
+    /// Every name there, whoever put it.
+    func names() -> [String]
+
+    /// A reader asking for `name` gets a file (a link to one included).
+    func serves(_ name: String) -> Bool
+
+    /// A plain file is at `name`: not a link, not a directory. Only such a file is read back
+    /// as the publisher's own (by its digest) or deleted.
+    func holdsFile(_ name: String) -> Bool
+
+    /// The bytes a reader gets at `name`, if any can be read.
+    func read(_ name: String) -> [UInt8]?
+
+    /// Puts a whole file at `name`, replacing what a reader got there before.
+    func put(_ bytes: [UInt8], as name: String) throws(PublishError)
+
+    /// Puts at `name` the file `write` makes at the local path it is given (SQLite writes
+    /// snapshots to paths, not to memory), and returns what `write` returned.
+    func put<Made>(_ name: String, writtenBy write: (_ path: String) throws(StorageError) -> Made) throws(PublishError) -> Made
+
+    /// A path on this machine where the file at `name` can be read while the publication
+    /// runs (SQLite reads snapshots from paths): the file itself, or a copy.
+    func localCopy(of name: String) throws(PublishError) -> String
+
+    /// Puts the manifest, after every file it names is in place: from here on clients see
+    /// this publication.
+    func putManifest(_ bytes: [UInt8], as name: String) throws(PublishError)
+
+    /// Makes the stable name `name` serve the bytes of `file`, in one step for readers.
+    /// `false` when it already does, or when `file` is not there.
+    func alias(_ name: String, to file: String) throws(PublishError) -> Bool
+
+    /// Removes the plain file at `name` (see ``holdsFile(_:)``); anything else there is left
+    /// alone. `true` when a file was removed.
+    func delete(_ name: String) -> Bool
+}

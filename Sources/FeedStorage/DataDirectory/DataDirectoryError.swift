@@ -1,0 +1,57 @@
+/// Why a data directory cannot be worked on at all: it is busy, unusable, has no catalog yet,
+/// or has lost its catalog. Said before any feed is touched, whichever command finds it.
+public enum DataDirectoryError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// Another run holds the lock (``RunLock``); `holder` is its pid, or who it is.
+    case busy(lockPath: String, holder: String)
+    /// The directory cannot be used: it is a file, cannot be created or written.
+    case unusable(path: String, reason: String)
+    /// The catalog is missing or empty while feed databases exist beside it.
+    case catalogLost(path: String, feedDatabases: [Int64])
+    /// There is no catalog yet (and no feed databases): `rss-create` comes first.
+    case noCatalog(path: String)
+    /// The catalog could not be opened or read.
+    case storage(StorageError)
+
+    public var description: String {
+        switch self {
+        case .busy(let lockPath, let holder):
+            let who = holder.allSatisfy(\.isNumber) ? "another Feedmill run (pid \(holder))" : holder
+            return "\(who) is using \(lockPath); try again when it has finished"
+        case .unusable(let path, let reason):
+            return "cannot use data directory \(path): \(reason)"
+        case .storage(let error):
+            return error.description
+        case .noCatalog(let path):
+            return "no catalog at \(path): run rss-create first"
+        case .catalogLost(let path, let ids):
+            let shown = ids.prefix(5).map(DataDirectory.feedDatabaseFileName).joined(separator: ", ") + (ids.count > 5 ? ", …" : "")
+            return "\(path) is missing or empty, but \(ids.count) feed database(s) are beside it (\(shown)); "
+                + "a new catalog could give their feedids to other feeds. Restore \(DataDirectory.catalogFileName) from a backup, "
+                + "or run rss-create --rebuild-catalog to list them again from their own stamps, "
+                + "or move the feed_*.sqlite files elsewhere to start a new catalog"
+        }
+    }
+}
+
+/// `--feed` named feedids the catalog does not have: said before anything is done, by every
+/// command that takes `--feed`.
+public struct UnknownFeeds: Error, CustomStringConvertible, Equatable, Sendable {
+    public var feedIDs: [Int64]
+
+    public init(_ feedIDs: [Int64]) {
+        self.feedIDs = feedIDs
+    }
+
+    public var description: String {
+        "no feed with feedid \(feedIDs.map(String.init).joined(separator: ", ")) in the catalog; "
+            + "rss-feeds list shows the feedids there are"
+    }
+
+    /// Every id in `requested` that `known` lacks, in order and once each; `nil` when none.
+    public static func among(_ requested: [Int64], known: some Sequence<Int64>) -> UnknownFeeds? {
+        let known = Set(known)
+        var seen = Set<Int64>()
+        let unknown = requested.filter { !known.contains($0) && seen.insert($0).inserted }
+        return unknown.isEmpty ? nil : UnknownFeeds(unknown)
+    }
+}
