@@ -25,11 +25,7 @@ public enum CatalogRebuild {
         var moved: [String] = []
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             let target = "\(path)\(suffix).set-aside-\(now)"
-            do {
-                try DurableFiles.rename(path + suffix, to: target)
-            } catch {
-                throw .storage(StorageError(error))
-            }
+            try rethrowing(try DurableFiles.rename(path + suffix, to: target), as: { PipelineError.storage(StorageError($0)) })
             moved.append(target)
         }
         return moved

@@ -100,11 +100,7 @@ public enum FeedManagement {
         let found: CatalogFeed? = try rethrowing(try catalog.feed(id: feedID), as: PipelineError.storage)
         guard var feed = found else { throw .unknownFeeds([feedID]) }
         update(&feed.state.retention)
-        do {
-            try catalog.save(feed)
-        } catch {
-            throw .storage(error)
-        }
+        try rethrowing(try catalog.save(feed), as: PipelineError.storage)
         return feed
     }
 

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedCommandSupport
 import FeedFetching
 import Foundation
@@ -46,10 +47,6 @@ extension CommandContext {
 
     /// A fetch setting read from the environment, its error as a setting's.
     private static func readEnvironment<Value>(_ read: () throws(EnvironmentVariableError) -> Value) throws(SettingsError) -> Value {
-        do {
-            return try read()
-        } catch {
-            throw SettingsError(message: error.description)
-        }
+        try rethrowing(try read(), as: { (error: EnvironmentVariableError) in SettingsError(message: error.description) })
     }
 }

@@ -1,3 +1,4 @@
+import FeedBasics
 import Foundation
 
 /// Finds and reads the configuration file: `--config`, else `FEEDMILL_CONFIG`, else
@@ -24,10 +25,6 @@ public enum ConfigFileLocator {
         guard let text = String(validating: data, as: UTF8.self) else {
             throw SettingsError(message: "configuration file \(chosen.path) (from \(chosen.source)) is not UTF-8 text")
         }
-        do {
-            return (try ConfigFile(path: chosen.path, text: text), chosen.source)
-        } catch {
-            throw SettingsError(message: error.description)
-        }
+        return (try rethrowing(try ConfigFile(path: chosen.path, text: text), as: { (error: ConfigFileError) in SettingsError(message: error.description) }), chosen.source)
     }
 }

@@ -57,12 +57,7 @@ extension PublishRun {
     private func publishFeed(
         _ feed: CatalogFeed, source: String, earlier: PublishedFeed?, floor: Int?, _ publication: inout Publication
     ) throws(PublishError) -> PublishedFeed {
-        let fingerprint: String
-        do {
-            fingerprint = try Snapshot.feedFingerprint(source)
-        } catch {
-            throw .storage(error)
-        }
+        let fingerprint = try rethrowing(try Snapshot.feedFingerprint(source), as: PublishError.storage)
         if let earlier, earlier.sourceFingerprint == fingerprint, !configuration.full, target.serves(earlier.file) {
             publication.report.feedsUnchanged += 1
             return earlier
@@ -141,10 +136,6 @@ extension PublishRun {
     }
 
     func storage<T>(_ body: () throws(StorageError) -> T) throws(PublishError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw .storage(error)
-        }
+        try rethrowing(try body(), as: PublishError.storage)
     }
 }

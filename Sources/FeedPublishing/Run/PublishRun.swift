@@ -80,12 +80,7 @@ public struct PublishRun: Sendable {
     /// written: `--feed` ids the catalog lacks, and files at stable names the publisher did
     /// not write.
     private func selectFeeds(only: [Int64]?, previous: Manifest) throws(PublishError) -> [CatalogFeed] {
-        let feeds: [CatalogFeed]
-        do {
-            feeds = try catalog.feeds()
-        } catch {
-            throw .storage(error)
-        }
+        let feeds = try rethrowing(try catalog.feeds(), as: PublishError.storage)
         if let only, let unknown = UnknownFeeds.among(only, known: feeds.map(\.feedID)) { throw .unknownFeeds(unknown.feedIDs) }
         try StableNames.refuseForeign(
             names: feeds.map { PublishedName.feed($0.feedID).fileName } + [PublishedName.catalog.fileName], previous: previous, in: target)

@@ -57,19 +57,11 @@ public struct DirectoryTarget: PublicationTarget {
     }
 
     public func put(_ bytes: [UInt8], as name: String) throws(PublishError) {
-        do {
-            try DurableFiles.write(bytes, to: path(of: name))
-        } catch {
-            throw .storage(StorageError(error))
-        }
+        try rethrowing(try DurableFiles.write(bytes, to: path(of: name)), as: { PublishError.storage(StorageError($0)) })
     }
 
     public func put<Made>(_ name: String, writtenBy write: (_ path: String) throws(StorageError) -> Made) throws(PublishError) -> Made {
-        do {
-            return try write(path(of: name))
-        } catch {
-            throw .storage(error)
-        }
+        try rethrowing(try write(path(of: name)), as: PublishError.storage)
     }
 
     public func localCopy(of name: String) throws(PublishError) -> String { path(of: name) }

@@ -61,10 +61,6 @@ extension DataDirectory {
     }
 
     private static func storage<T>(_ body: () throws(StorageError) -> T) throws(DataDirectoryError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw .storage(error)
-        }
+        try rethrowing(try body(), as: DataDirectoryError.storage)
     }
 }
