@@ -1,26 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The module graph is the architecture; dependencies point one way (→ reads "depends on"):
-//
-//   FeedBasics          → CCrypto (libcrypto), CLibXML2 (XML character classes)   ASCII bytes and trimming, markup escaping, civil dates, SHA-256, durable file writes
-//   FeedModel           → FeedBasics                                   what a feed and an entry are
-//   FeedDates           → FeedBasics                                   every date format feeds use
-//   FeedParsing         → FeedModel, FeedDates, FeedBasics, CLibXML2    bytes → ParsedFeed (and OPML)
-//   FeedNormalization   → FeedModel, FeedBasics, CLibXML2               ParsedFeed → entries fit to store
-//   FeedFetching        → FeedModel, FeedDates, FeedBasics, CCurl, CZlib   HTTP with libcurl, bodies held compressed, bounded concurrency, recordings
-//   FeedStorage         → FeedModel, FeedBasics, GRDB, CSQLiteSettings  all SQL: catalog, feed databases, snapshots; the data directory's layout and lock
-//   FeedPipeline        → FeedStorage, FeedFetching, FeedParsing, FeedNormalization, FeedDates, FeedModel, FeedBasics
-//                                                                       rss-create, rss-update, rss-inspect as library calls
-//   FeedPublishing      → FeedStorage, FeedNormalization, FeedModel, FeedBasics   rss-publish, through a PublicationTarget (no fetcher, no parser)
-//   FeedCommandSupport  → FeedPublishing, FeedStorage, FeedBasics, ArgumentParser, Logging, TOMLKit, CMalloc
-//                         settings, the shared command runner, logs, metrics, the exit status table
-//   FeedUpdateCommandSupport → FeedCommandSupport, FeedPipeline, FeedFetching, FeedStorage, Logging
-//                         what the fetching commands add: fetch and pipeline settings, summaries, progress, signals, their exit codes
-//   rss-create, rss-update, rss-inspect, rss-publish, rss-feeds: one command each, parsing options and calling the above.
-//
-// No module above FeedStorage sees a GRDB type. Benchmark harnesses live in Benchmarks/ and
-// the fuzz target in Fuzz/, packages of their own that depend on this one.
+// The module graph is the architecture: ARCHITECTURE.md draws it, gives each module's one job
+// and the path of one feed through an update. Scripts/check-architecture (run by CI) fails when
+// the imports, this file and ARCHITECTURE.md's table disagree, or when a layering rule breaks
+// (rss-publish links no fetcher and no parser; FeedStorage knows nothing of HTTP; ...).
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 
 let package = Package(
@@ -89,7 +73,7 @@ let package = Package(
         .target(
             name: "FeedUpdateCommandSupport",
             dependencies: [
-                "FeedCommandSupport", "FeedPipeline", "FeedFetching", "FeedStorage",
+                "FeedCommandSupport", "FeedPipeline", "FeedFetching", "FeedStorage", "FeedBasics",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
