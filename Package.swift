@@ -22,7 +22,7 @@ let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package
 
 let package = Package(
     name: "Feedmill",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "rss-create", targets: ["rss-create"]),
         .executable(name: "rss-update", targets: ["rss-update"]),
@@ -100,7 +100,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            path: "Tests/PipelineTestSupport"
+            path: "Tests/PipelineTestSupport",
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "FeedBasicsTests", dependencies: ["FeedBasics", "TestSupport"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "TestSupport"], resources: [.copy("Fixtures")]),
@@ -115,6 +116,15 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "FeedStorageTests",
+            dependencies: [
+                "FeedStorage", "FeedModel", "TestSupport", "PipelineTestSupport",
+                // The tests read and damage real SQLite files directly.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
             name: "FeedPipelineTests",
             dependencies: [
                 "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "FeedParsing", "FeedBasics",
@@ -122,8 +132,7 @@ let package = Package(
                 // The tests read and damage real SQLite files directly.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            resources: [.copy("Fixtures")]
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 import FeedModel
 import FeedPipeline
 import FeedPublishing
-import FeedStorage
+@testable import FeedStorage
 import Foundation
 import PipelineTestSupport
 import GRDB

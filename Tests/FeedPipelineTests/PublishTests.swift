@@ -3,7 +3,7 @@ import FeedModel
 import FeedParsing
 import FeedPipeline
 import FeedPublishing
-import FeedStorage
+@testable import FeedStorage
 import Foundation
 import PipelineTestSupport
 import GRDB
