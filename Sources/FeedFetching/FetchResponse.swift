@@ -71,11 +71,6 @@ public struct FetchResponse: Sendable, Equatable {
         bodyStreamed ? nil : HeldBody(source: source, bytes: body, coding: bodyCoding, decodedLimit: decodedBodyLimit)
     }
 
-    /// Hands the decoded body to `receive` in pieces (``HeldBody/withDecoded(_:)``).
-    func withDecodedBody(_ receive: (UnsafeRawBufferPointer) -> Bool) throws(FetchError) {
-        try heldBody?.withDecoded(receive)
-    }
-
     /// The `charset` parameter of `Content-Type`, if any.
     public var charset: String? { Self.charset(ofContentType: contentType) }
 

@@ -1,7 +1,5 @@
 import FeedFetching
 import FeedModel
-import FeedNormalization
-import FeedParsing
 import FeedStorage
 import Foundation
 import Synchronization

@@ -37,11 +37,11 @@ struct CompressedBodyTests {
         var acceptEncoding: [String] { log.all }
     }
 
-    /// Everything `withDecodedBody` hands on, or the error it throws.
+    /// Everything the held body hands on, decoded, or the error it throws.
     static func decoded(_ response: FetchResponse) -> Result<[UInt8], FetchError> {
         var bytes: [UInt8] = []
         do throws(FetchError) {
-            try response.withDecodedBody { piece in
+            try response.heldBody?.withDecoded { piece in
                 bytes += piece
                 return true
             }
@@ -118,7 +118,7 @@ struct CompressedBodyTests {
         let response = try #require(try fetchHeld(server.server.baseURL + "/", fetcher: limited))
         var handedOn = 0
         let error = fetchError {
-            try response.withDecodedBody { piece in
+            try response.heldBody?.withDecoded { piece in
                 handedOn += piece.count
                 return true
             }
