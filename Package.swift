@@ -9,7 +9,7 @@ let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package
 
 let package = Package(
     name: "Feedmill",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "rss-create", targets: ["rss-create"]),
         .executable(name: "rss-update", targets: ["rss-update"]),
@@ -99,7 +99,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            path: "Tests/PipelineTestSupport"
+            path: "Tests/PipelineTestSupport",
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "FeedBasicsTests", dependencies: ["FeedBasics", "TestSupport"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "TestSupport"], resources: [.copy("Fixtures")]),
@@ -112,6 +113,15 @@ let package = Package(
                 "FeedCommandSupport", "FeedUpdateCommandSupport", "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching",
                 "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "FeedStorageTests",
+            dependencies: [
+                "FeedStorage", "FeedModel", "TestSupport", "PipelineTestSupport",
+                // The tests read and damage real SQLite files directly.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
@@ -130,11 +140,9 @@ let package = Package(
                 "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "TestSupport", "PipelineTestSupport",
                 // Exit codes: a run report's is the command layer's to decide.
                 "FeedUpdateCommandSupport",
-                // The tests read and damage real SQLite files directly.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // The tests damage real SQLite files directly.
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            resources: [.copy("Fixtures")]
+            ]
         ),
         // The built binaries and the command layer, run as an operator would: options, settings,
         // exit statuses, locks, signals, the contrib files. `swift test` builds every product

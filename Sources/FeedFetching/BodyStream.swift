@@ -1,55 +1,29 @@
 import FeedBasics
 
-/// Takes a feed's body as it arrives, so that it is never held whole: the update step parses,
-/// normalises and stores each entry as soon as its bytes are in.
-///
-/// Started only for the final, successful (2xx) response, and only once the body has
-/// outgrown ``BodyStream/holdLimit`` or has ended; a body that ends smaller and hashes the
-/// same as last time is reported not modified without the consumer ever seeing it. After a
-/// failed or not-modified fetch, what was consumed must be thrown away by the caller.
-public protocol FetchBodyConsumer: AnyObject {
-    /// The body begins. `finalURL` is where it comes from (after redirects), `status` its
-    /// (2xx) status, `contentType` the response's `Content-Type`.
-    func start(finalURL: String, status: Int, contentType: String?)
-    /// The next bytes, decompressed. Returning `false` stops the transfer (the consumer has
-    /// seen enough to know the rest would change nothing).
-    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool
-    /// `true`: a body that ends within ``BodyStream/holdLimit`` is not handed over during the
-    /// fetch but returned in ``FetchResponse/body``, for the caller to hand over itself once
-    /// the fetch has returned, and its transfer slot is free for the next feed
-    /// (``FetchScheduler``). Most feeds are that small.
-    var takesSmallBodiesAfterTheFetch: Bool { get }
-}
-
-extension FetchBodyConsumer {
-    public var takesSmallBodiesAfterTheFetch: Bool { false }
-}
-
 /// The final response's body on its way from libcurl: counted against the size cap (in
 /// decompressed bytes), hashed, and held (without a consumer, or up to ``holdLimit``) or
 /// handed on to the consumer.
 ///
-/// For a consumer that takes small bodies after the fetch (the update run), a compressed body
-/// is held as it came over the wire and inflated only when it is parsed (``keepsCompressed``):
-/// the bodies waiting in transfers and for a parse permit were most of a long cold run's heap,
-/// and feeds compress about 3.7× (the benchmark corpus). Everyone else (a recording, a fetch
-/// without a consumer) gets the body decoded by libcurl.
+/// When a consumer is to read it, a compressed body is held as it came over the wire and
+/// inflated only when it is read (``keepsCompressed``): the bodies waiting in transfers and
+/// for a parse permit were most of a long cold run's heap, and feeds compress about 3.7× (the
+/// benchmark corpus). A fetch without a consumer, and a recording, get the body decoded by libcurl.
 final class BodyStream {
     /// A body up to this size (as received) is held before the consumer starts: most feeds are
-    /// smaller, and one that hashes the same as last time then costs no parse. A consumer that
-    /// takes such bodies after the fetch parses them once the transfer slot is free; a larger
-    /// body is parsed as it arrives, holding its slot meanwhile. 1 MiB covers 997 of the
+    /// smaller, and one that hashes the same as last time then costs no parse. Such a body
+    /// comes back with the response, to be read once the transfer slot is free; a larger body
+    /// is read as it arrives, holding its slot meanwhile. 1 MiB covers 997 of the
     /// benchmark corpus's 1,000 feeds decoded (256 KiB covered 798): 4 interleaved pairs of
     /// cold runs at 100 ms and concurrency 32, each faster, peak RSS 57–62 MiB against 53–58.
     /// The workers (``FetchScheduler``) × this bounds what held bodies take.
     static let holdLimit = 1 << 20
 
     let limit: Int
-    let consumer: FetchBodyConsumer?
+    let consumer: BodyConsumer?
     /// A recording keeps the whole body as well as streaming it.
     let keepsWhole: Bool
     /// libcurl is asked not to decode: a compressed body is held compressed and inflated here
-    /// when it is handed to the consumer (or by ``FetchResponse/withDecodedBody(_:)``).
+    /// when it is handed to the consumer (or by ``HeldBody/handOn(to:)``).
     let keepsCompressed: Bool
     /// Bytes not handed to a consumer (with `keepsWhole`, all of them), as received.
     private(set) var held: [UInt8] = []
@@ -65,20 +39,20 @@ final class BodyStream {
     private var started = false
     private var inflater: BodyInflater?
     private var hasher = SHA256()
-    private var origin: (finalURL: String, status: Int, contentType: String?)?
+    private var source = BodySource(url: "", status: 200)
 
-    init(limit: Int, consumer: FetchBodyConsumer?, keepsWhole: Bool = false) {
+    init(limit: Int, consumer: BodyConsumer?, keepsWhole: Bool = false) {
         self.limit = limit
         self.consumer = consumer
         self.keepsWhole = keepsWhole
-        keepsCompressed = !keepsWhole && consumer?.takesSmallBodiesAfterTheFetch == true
+        keepsCompressed = !keepsWhole && consumer != nil
     }
 
     /// Where the body comes from and how it is encoded; set when its headers are in.
     /// `contentEncoding` matters only when the body ``keepsCompressed``: otherwise libcurl
     /// has decoded it already.
-    func begin(finalURL: String, status: Int, contentType: String?, contentEncoding: String? = nil) {
-        origin = (finalURL, status, contentType)
+    func begin(_ source: BodySource, contentEncoding: String? = nil) {
+        self.source = source
         guard keepsCompressed else { return }
         guard let named = ContentCoding.of(contentEncoding: contentEncoding) else {
             decodingFailure = "the body is encoded as \"\(contentEncoding ?? "")\", which Feedmill did not ask for and cannot decode"
@@ -136,21 +110,20 @@ final class BodyStream {
         return inflater.endedEarly
     }
 
-    /// At the body's end: what the response carries. Without a consumer, the body. A consumer
-    /// that never started (the body stayed within ``holdLimit``) is started and handed it now,
-    /// unless it takes small bodies after the fetch: then the response carries it, encoded as
-    /// ``coding`` says.
+    /// At the body's end: what the response carries. The body, encoded as ``coding`` says,
+    /// unless it went to the consumer while it arrived (it outgrew ``holdLimit``): a consumer
+    /// that never started is given it after the fetch (``FetchResponse/heldBody``).
     func finish() -> [UInt8] {
-        guard let consumer, !started else { return consumer == nil ? held : [] }
-        if consumer.takesSmallBodiesAfterTheFetch { return held }
-        _ = startConsumer(consumer)
-        return []
+        streamed ? [] : held
     }
 
+    /// The consumer was started and given the body as it arrived.
+    var streamed: Bool { started }
+
     /// Starts the consumer and hands it what was held. `false`: stopped.
-    private func startConsumer(_ consumer: FetchBodyConsumer) -> Bool {
+    private func startConsumer(_ consumer: BodyConsumer) -> Bool {
         started = true
-        consumer.start(finalURL: origin?.finalURL ?? "", status: origin?.status ?? 200, contentType: origin?.contentType)
+        consumer.start(source)
         let early = held
         if !keepsWhole { held = [] }
         guard !early.isEmpty else { return true }
@@ -158,7 +131,7 @@ final class BodyStream {
     }
 
     /// Bytes as received, decoded if need be, to the consumer. `false`: stopped.
-    private func hand(_ bytes: UnsafeRawBufferPointer, to consumer: FetchBodyConsumer) -> Bool {
+    private func hand(_ bytes: UnsafeRawBufferPointer, to consumer: BodyConsumer) -> Bool {
         guard let inflater else {
             guard consumer.receive(bytes) else {
                 stoppedByConsumer = true

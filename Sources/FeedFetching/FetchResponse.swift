@@ -28,11 +28,13 @@ public struct FetchResponse: Sendable, Equatable {
     public var date: String?
     /// The body (empty for 304): decoded, unless ``bodyCoding`` says otherwise.
     public var body: [UInt8]
-    /// `identity` except for a body held compressed for a consumer that takes small bodies
-    /// after the fetch (the update run); read such a body with ``withDecodedBody(_:)``.
+    /// `identity` except for a body held compressed because a consumer was to read it (a fetch
+    /// with a ``BodyConsumer``); read such a body through ``heldBody``.
     public var bodyCoding = ContentCoding.identity
-    /// The size cap on the decoded body, for ``withDecodedBody(_:)``.
+    /// The size cap on the decoded body, for ``heldBody``.
     var decodedBodyLimit = Int.max
+    /// The body went to a consumer while it arrived, so ``body`` is empty and nothing is held.
+    var bodyStreamed = false
     /// SHA-256 (hex) of the body as received (compressed when it was held compressed); `nil`
     /// for 304. Compared with the next fetch's to skip an unchanged feed.
     public var bodyHash: String?
@@ -57,33 +59,16 @@ public struct FetchResponse: Sendable, Equatable {
         !redirects.isEmpty && redirects.allSatisfy(\.isPermanent)
     }
 
-    /// Hands the decoded body to `receive` in pieces, inflating a body held compressed; the
-    /// size cap counts decoded bytes. Stops early when `receive` returns `false`.
-    /// - Throws: `tooLarge` past the cap; `network` for damaged compressed data or a stream cut short.
-    public func withDecodedBody(_ receive: (UnsafeRawBufferPointer) -> Bool) throws(FetchError) {
-        guard !body.isEmpty else { return }
-        guard bodyCoding != .identity else {
-            _ = body.withUnsafeBytes(receive)
-            return
-        }
-        let inflater = BodyInflater(coding: bodyCoding)
-        var outcome: Result<Bool, BodyInflater.Failure> = .success(true)
-        body.withUnsafeBytes { bytes in
-            do throws(BodyInflater.Failure) {
-                outcome = .success(try inflater.inflate(bytes, limit: decodedBodyLimit, into: receive))
-            } catch {
-                outcome = .failure(error)
-            }
-        }
-        switch outcome {
-        case .success(let wanted):
-            guard wanted, !inflater.ended else { return }
-            throw FetchError(kind: .network, url: finalURL, message: inflater.endedEarly, status: status)
-        case .failure(.tooLarge):
-            throw FetchError(kind: .tooLarge, url: finalURL, message: "body larger than \(decodedBodyLimit) bytes once decompressed", status: status)
-        case .failure(.damaged(let reason)):
-            throw FetchError(kind: .network, url: finalURL, message: reason, status: status)
-        }
+    /// Where the body came from, as a reader of it needs to know.
+    public var source: BodySource {
+        BodySource(url: finalURL, status: status, contentType: contentType, etag: etag, lastModified: lastModified)
+    }
+
+    /// The body, when it came back with the response rather than streaming into a consumer
+    /// during the fetch (an empty one too: its reader must learn there was none), to be
+    /// handed on with ``HeldBody/handOn(to:)``; `nil` when it streamed.
+    public var heldBody: HeldBody? {
+        bodyStreamed ? nil : HeldBody(source: source, bytes: body, coding: bodyCoding, decodedLimit: decodedBodyLimit)
     }
 
     /// The `charset` parameter of `Content-Type`, if any.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Fetches many feeds at once: at most `concurrency` transfers in flight, at most
 /// `perHostLimit` to any one host, so a batch never bursts one site.
@@ -40,44 +41,19 @@ public struct FetchScheduler: Sendable {
         self.perHostLimit = max(1, perHostLimit)
     }
 
-    /// Fetches every request and calls `completion` once per request started, on the worker
-    /// that fetched it (so concurrently: `completion` must be thread-safe). Returns when all
-    /// are done, with the indices of the requests never started because the deadline passed
-    /// or the configuration's ``StopSignal`` was raised.
-    @discardableResult
-    public func fetchAll(
-        _ requests: [FetchRequest],
-        completion: @escaping @Sendable (_ index: Int, _ result: consuming Result<FetchOutcome, FetchError>) -> Void
-    ) -> [Int] {
-        fetchEach(requests) { index, fetch in completion(index, fetch(nil)) }
-    }
+    /// One transfer on the worker's slot: the request, and the consumer that reads its body as
+    /// it arrives (``BodyConsumer``). The host's slot and the transfer slot are free again as
+    /// soon as it returns.
+    public typealias Fetch = (_ request: FetchRequest, _ consumer: BodyConsumer?) -> Result<FetchOutcome, FetchError>
 
-    /// Runs `job` once per request started, on a worker, concurrently; `job` calls `fetch`
-    /// once, with the consumer that is to take the body as it arrives (``FetchBodyConsumer``),
-    /// and carries on with the result. The host's slot and the transfer slot are free again
-    /// as soon as `fetch` returns. Returns the indices of the requests never started, as
-    /// ``fetchAll(_:completion:)``.
+    /// Runs `job` once per entry of `hosts` that starts, on a worker, concurrently; `job`
+    /// builds its request when it starts, calls `fetch` once, and carries on with the result
+    /// after the transfer slot is free. `hosts` holds each job's ``hostKey(_:)``, which the
+    /// per-host limit needs up front: a batch over many thousands of feeds holds a host per
+    /// feed, not every feed's request. Returns the indices of the jobs never started because
+    /// the deadline passed or the configuration's ``StopSignal`` was raised.
     @discardableResult
-    public func fetchEach(
-        _ requests: [FetchRequest],
-        _ job: @escaping @Sendable (_ index: Int, _ fetch: (FetchBodyConsumer?) -> Result<FetchOutcome, FetchError>) -> Void
-    ) -> [Int] {
-        fetchEach(hosts: requests.map { Self.hostKey($0.url) }) { index, fetch in
-            job(index) { consumer in fetch(requests[index], consumer) }
-        }
-    }
-
-    /// As ``fetchEach(_:_:)``, for jobs that build their request only when they start: one
-    /// job per entry of `hosts` (each job's ``hostKey(_:)``, which the per-host limit needs
-    /// up front). A batch over many thousands of feeds then holds a host per feed, not every
-    /// feed's request.
-    @discardableResult
-    public func fetchEach(
-        hosts: [String],
-        _ job: @escaping @Sendable (
-            _ index: Int, _ fetch: (FetchRequest, FetchBodyConsumer?) -> Result<FetchOutcome, FetchError>
-        ) -> Void
-    ) -> [Int] {
+    public func fetchEach(hosts: [String], _ job: @escaping @Sendable (_ index: Int, _ fetch: Fetch) -> Void) -> [Int] {
         guard !hosts.isEmpty else { return [] }
         let stop = configuration.stop, deadline = deadline
         let board = JobBoard(hosts: hosts, perHostLimit: perHostLimit) {
@@ -132,13 +108,15 @@ public struct FetchScheduler: Sendable {
         URLHost.of(url) ?? url
     }
 
-    /// Results in request order.
-    public func fetchAll(_ requests: [FetchRequest]) -> [Result<FetchOutcome, FetchError>] {
+    /// Fetches every request, and gives the results in request order (those never started
+    /// as failures).
+    func fetchAll(_ requests: [FetchRequest]) -> [Result<FetchOutcome, FetchError>] {
         let results = ResultSlots(count: requests.count)
-        fetchAll(requests) { index, result in results.set(index, result) }
+        fetchEach(hosts: requests.map { Self.hostKey($0.url) }) { index, fetch in
+            results.set(index, fetch(requests[index], nil))
+        }
         return results.values
     }
-
 }
 
 /// Which feeds are left, per host, and how many transfers each host has in flight.
@@ -213,21 +191,20 @@ final class JobBoard: @unchecked Sendable {
     }
 }
 
-/// Results written by many workers. `@unchecked Sendable`: guarded by `lock`.
-private final class ResultSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<FetchOutcome, FetchError>?]
+/// Results written by many workers.
+private final class ResultSlots: Sendable {
+    private let slots: Mutex<[Result<FetchOutcome, FetchError>?]>
 
     init(count: Int) {
-        slots = Array(repeating: nil, count: count)
+        slots = Mutex(Array(repeating: nil, count: count))
     }
 
     func set(_ index: Int, _ result: Result<FetchOutcome, FetchError>) {
-        lock.withLock { slots[index] = result }
+        slots.withLock { $0[index] = result }
     }
 
     var values: [Result<FetchOutcome, FetchError>] {
-        lock.withLock {
+        slots.withLock { slots in
             slots.map { $0 ?? .failure(FetchError(kind: .network, url: "", message: "not fetched")) }
         }
     }

@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 /// Fetches one feed with one libcurl easy handle: conditional requests, every content
-/// encoding libcurl supports (gzip and deflate, held compressed, for the update run's
-/// consumer: ``BodyStream``), redirects followed hop by hop (so each hop's status is known
+/// encoding libcurl supports (or gzip and deflate, held compressed, when a consumer is to
+/// read the body: ``BodyStream``), redirects followed hop by hop (so each hop's status is known
 /// and a loop is recognised), a decompressed-size cap, timeouts and a low-speed cut-off,
 /// `http`/`https` only, and the ``NetworkPolicy`` checked on every address connected to.
 ///
@@ -47,9 +47,11 @@ public final class HTTPFetcher {
         try fetch(FetchRequest(url: url))
     }
 
-    /// - Parameter consumer: takes a successful body as it arrives (``FetchBodyConsumer``);
-    ///   without one, the body is collected into the response.
-    public func fetch(_ request: FetchRequest, consumer: FetchBodyConsumer? = nil) throws(FetchError) -> FetchOutcome {
+    /// - Parameter consumer: reads a successful body as it arrives (``BodyConsumer``), when it
+    ///   outgrows what is held; a smaller one comes back held in the response, for the caller
+    ///   to hand on (``FetchResponse/heldBody``). Without one, the body is collected into the
+    ///   response, decoded.
+    public func fetch(_ request: FetchRequest, consumer: BodyConsumer? = nil) throws(FetchError) -> FetchOutcome {
         if case .replay(let directory)? = configuration.recording {
             return try replay(request, from: RecordingStore(directory: directory), consumer: consumer)
         }
@@ -69,7 +71,7 @@ public final class HTTPFetcher {
 
     /// A live fetch, stored in the recording directory when there is one.
     private func fetchLive(
-        _ request: FetchRequest, consumer: FetchBodyConsumer?, recordingInto directory: String?
+        _ request: FetchRequest, consumer: BodyConsumer?, recordingInto directory: String?
     ) throws(FetchError) -> FetchOutcome {
         guard let directory else { return try classify(try live(request, consumer: consumer), request: request) }
         let store = RecordingStore(directory: directory)
@@ -95,7 +97,7 @@ public final class HTTPFetcher {
     /// Follows redirects to the last hop. Throws only when there is no final answer
     /// (transport failures, redirect loops); HTTP error statuses are the classifier's.
     private func live(
-        _ request: FetchRequest, consumer: FetchBodyConsumer?, keepingWholeBody: Bool = false
+        _ request: FetchRequest, consumer: BodyConsumer?, keepingWholeBody: Bool = false
     ) throws(FetchError) -> LiveAnswer {
         guard let handle = handleForNextFetch() else {
             throw FetchError(kind: .network, url: request.url, message: "libcurl could not be initialised")
@@ -161,7 +163,7 @@ public final class HTTPFetcher {
     }
 
     private func replay(
-        _ request: FetchRequest, from store: RecordingStore, consumer: FetchBodyConsumer?
+        _ request: FetchRequest, from store: RecordingStore, consumer: BodyConsumer?
     ) throws(FetchError) -> FetchOutcome {
         let found: (exchange: RecordingStore.Exchange, body: [UInt8])?
         do {
@@ -187,7 +189,10 @@ public final class HTTPFetcher {
         }
         let body = BodyStream(limit: .max, consumer: consumer)
         if (200..<300).contains(raw.status) {
-            body.begin(finalURL: raw.finalURL, status: raw.status, contentType: raw.header("content-type"))
+            body.begin(
+                BodySource(
+                    url: raw.finalURL, status: raw.status, contentType: raw.header("content-type"),
+                    etag: raw.header("etag"), lastModified: raw.header("last-modified")))
             _ = found.body.withUnsafeBytes { body.receive($0) }
         }
         return try classify(LiveAnswer(raw: raw, body: body, bytesReceived: found.body.count, duration: 0), request: request)
@@ -240,6 +245,7 @@ public final class HTTPFetcher {
                 return .notModified(response)
             }
             response.body = answer.body.finish()
+            response.bodyStreamed = answer.body.streamed
             if !response.body.isEmpty, answer.body.coding != .identity {
                 (response.bodyCoding, response.decodedBodyLimit) = (answer.body.coding, answer.body.limit)
             }

@@ -54,9 +54,10 @@ final class TransferSink {
         }
         if !bodyBegun {
             bodyBegun = true
-            stream.begin(
-                finalURL: url, status: status ?? 200, contentType: header("content-type"),
-                contentEncoding: header("content-encoding"))
+            let source = BodySource(
+                url: url, status: status ?? 200, contentType: header("content-type"),
+                etag: header("etag"), lastModified: header("last-modified"))
+            stream.begin(source, contentEncoding: header("content-encoding"))
         }
         guard stream.receive(data) else {
             exceededLimit = stream.exceededLimit

@@ -315,13 +315,12 @@ public final class Catalog: @unchecked Sendable {
                     + "ON CONFLICT(feedid) DO UPDATE SET when_unix_time = excluded.when_unix_time"
             ).execute(arguments: [id, lastUpdate])
         }
-        try FetchStateRecord(feed).insert(db, onConflict: .replace)
+        try FetchStateColumns.save(feed, db: db)
     }
 
     /// Each feed's row, read by position (``feed(_:)``).
     static let selectFeeds = """
-        SELECT feeds.feedid, feeds.url, about.title, last_update.when_unix_time, \(
-            FetchStateRecord.joinedColumns.map { "fetch_state.\($0.rawValue)" }.joined(separator: ", "))
+        SELECT feeds.feedid, feeds.url, about.title, last_update.when_unix_time, \(FetchStateColumns.selected)
         FROM feeds
         LEFT JOIN about ON about.feedid = feeds.feedid
         LEFT JOIN last_update ON last_update.feedid = feeds.feedid
@@ -342,7 +341,7 @@ public final class Catalog: @unchecked Sendable {
         let url: String = read(1, "feeds.url") ?? StoredValue.lossyText(StoredValue.raw(row, 1))
         var feed = CatalogFeed(
             feedID: feedID, url: url, title: read(2, "about.title"), lastUpdate: read(3, "last_update.when_unix_time"),
-            state: FetchStateRecord(joined: row, feedID: feedID, at: 4, unreadable: &unreadable).state(unreadable: &unreadable))
+            state: FetchStateColumns.state(row, at: 4, unreadable: &unreadable))
         feed.unreadable = unreadable
         return feed
     }

@@ -11,6 +11,13 @@ enum CatalogSchema {
         "last_update (feedid INTEGER UNIQUE, when_unix_time INTEGER)",
     ]
 
+    /// The migrations that add `fetch_state` columns (``FetchStateColumns``).
+    static let fetchState = "catalog-fetch-state"
+    static let identity = "catalog-identity"
+    static let retention = "catalog-retention"
+    /// The migrations written out below; later ones only add columns.
+    static let written: Set<String> = ["catalog-original", fetchState, identity, retention]
+
     /// The migrations below, and the `user_version` this Feedmill writes in the catalog.
     static let generation = SchemaGeneration(knownMigrations: Set(migrator().migrations), userVersion: Snapshot.catalogSchemaVersion)
 
@@ -19,41 +26,16 @@ enum CatalogSchema {
         migrator.registerMigration("catalog-original") { db in
             for table in clientTables { try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(table)") }
         }
-        migrator.registerMigration("catalog-fetch-state") { db in
+        migrator.registerMigration(fetchState) { db in
             // Everything the pipeline needs and clients do not: kept out of the client tables
             // so that publishing can copy those as they are.
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS fetch_state (
-                    feedid INTEGER PRIMARY KEY,
-                    site_link TEXT,
-                    category TEXT,
-                    opml_title TEXT,
-                    in_opml INTEGER NOT NULL DEFAULT 1,
-                    etag TEXT,
-                    last_modified TEXT,
-                    body_hash TEXT,
-                    last_status INTEGER,
-                    last_error_kind TEXT,
-                    last_error TEXT,
-                    consecutive_errors INTEGER NOT NULL DEFAULT 0,
-                    last_attempt_unix_time INTEGER,
-                    last_success_unix_time INTEGER,
-                    next_attempt_unix_time INTEGER,
-                    redirect_target TEXT,
-                    redirect_sightings INTEGER NOT NULL DEFAULT 0,
-                    gone INTEGER NOT NULL DEFAULT 0,
-                    hint_interval_seconds INTEGER,
-                    skip_hours TEXT,
-                    skip_days TEXT)
-                """)
+            try db.execute(sql: FetchStateColumns.creation)
         }
-        migrator.registerMigration("catalog-identity") { db in
+        migrator.registerMigration(identity) { db in
             // The URL each feed was first listed under (stamped into its database, never
             // changed by redirects), and the highest feedid ever given: feedids are never
             // reused, even after a prune deleted the rows that held them.
-            if try !db.columns(in: "fetch_state").contains(where: { $0.name.lowercased() == "origin_url" }) {
-                try db.execute(sql: "ALTER TABLE fetch_state ADD COLUMN origin_url TEXT")
-            }
+            try FetchStateColumns.addColumns(of: identity, db)
             try db.execute(sql: """
                 UPDATE fetch_state SET origin_url = (SELECT url FROM feeds WHERE feeds.feedid = fetch_state.feedid)
                     WHERE origin_url IS NULL;
@@ -62,12 +44,12 @@ enum CatalogSchema {
                     VALUES ('feedid_high_water', (SELECT IFNULL(MAX(feedid), 0) FROM feeds));
                 """)
         }
-        migrator.registerMigration("catalog-retention") { db in
-            // Per-feed retention (`rss-feeds set --keep-items/--keep-days`); NULL: the run's.
-            let existing = Set(try db.columns(in: "fetch_state").map { $0.name.lowercased() })
-            for column in ["keep_items", "keep_days"] where !existing.contains(column) {
-                try db.execute(sql: "ALTER TABLE fetch_state ADD COLUMN \(column) INTEGER")
-            }
+        migrator.registerMigration(retention) { db in
+            try FetchStateColumns.addColumns(of: retention, db)
+        }
+        // Columns added since, by the migrations ``FetchStateColumns`` names.
+        for migration in FetchStateColumns.laterMigrations {
+            migrator.registerMigration(migration) { db in try FetchStateColumns.addColumns(of: migration, db) }
         }
         return migrator
     }

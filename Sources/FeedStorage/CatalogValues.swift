@@ -13,26 +13,26 @@ import GRDB
 /// limits apply). A client-table row whose feedid is not an integer belongs to no feed and is
 /// removed; a `feeds` row never is.
 enum CatalogValues {
-    private static func text(_ name: String) -> ValueRules.Column {
+    static func text(_ name: String) -> ValueRules.Column {
         .init(name, .optionalText, replacedBy: "CASE WHEN typeof(\(name)) = 'blob' THEN CAST(\(name) AS TEXT) END")
     }
 
-    private static func number(_ name: String) -> ValueRules.Column {
+    static func number(_ name: String) -> ValueRules.Column {
         .init(name, .optionalInteger, replacedBy: "NULL")
     }
 
-    private static func counter(_ name: String, default value: Int) -> ValueRules.Column {
+    static func counter(_ name: String, default value: Int) -> ValueRules.Column {
         .init(name, .integer, also: "\(name) < 0", expected: "an integer of 0 or more", replacedBy: "\(value)")
     }
 
     /// A flag: any other number but 0 is true, as readers take it (C's rule); anything else its default.
-    private static func flag(_ name: String, default value: Int) -> ValueRules.Column {
+    static func flag(_ name: String, default value: Int) -> ValueRules.Column {
         .init(
             name, .integer, also: "\(name) NOT IN (0, 1)", expected: "0 or 1",
             replacedBy: "CASE WHEN typeof(\(name)) IN ('integer', 'real') AND \(name) <> 0 THEN 1 ELSE \(value) END")
     }
 
-    private static func limit(_ name: String, _ range: ClosedRange<Int>) -> ValueRules.Column {
+    static func limit(_ name: String, _ range: ClosedRange<Int>) -> ValueRules.Column {
         .init(
             name, .optionalInteger, also: "\(name) NOT BETWEEN \(range.lowerBound) AND \(range.upperBound)",
             expected: "an integer from \(range.lowerBound) to \(range.upperBound), or NULL", replacedBy: "NULL")
@@ -50,15 +50,7 @@ enum CatalogValues {
             columns: [.init("feedid", .integer, replacedBy: "feedid"), number("when_unix_time")], removesUnrepairable: true),
         ValueRules(
             table: "fetch_state", key: "feedid", keyWord: "feed",
-            columns: [
-                text("origin_url"), text("site_link"), text("category"), text("opml_title"), flag("in_opml", default: 1),
-                text("etag"), text("last_modified"), text("body_hash"), number("last_status"), text("last_error_kind"),
-                text("last_error"), counter("consecutive_errors", default: 0), number("last_attempt_unix_time"),
-                number("last_success_unix_time"), number("next_attempt_unix_time"), text("redirect_target"),
-                counter("redirect_sightings", default: 0), flag("gone", default: 0), number("hint_interval_seconds"),
-                text("skip_hours"), text("skip_days"), limit("keep_items", Retention.itemLimits),
-                limit("keep_days", Retention.dayLimits),
-            ],
+            columns: FetchStateColumns.all.map(\.rule),
             removesUnrepairable: false),
         ValueRules(
             table: "feedmill_catalog", key: "key", keyWord: "setting",

@@ -156,15 +156,17 @@ public final class FeedDatabase {
     /// Inserts new entries, rewrites changed ones and removes what `retention` no longer
     /// keeps, in one transaction; by default entries that dropped off the feed are kept.
     /// `now` is the first-seen time of new entries, and their pubdate when the feed gives none.
+    /// The update run streams its entries through ``beginUpsert(now:retention:writes:)``
+    /// instead; this, for entries in hand, is for tests.
     @discardableResult
-    public func upsert(_ entries: [Entry], now: Int64, retention: Retention = .keepEverything) throws(StorageError) -> UpsertSummary {
+    func upsert(_ entries: [Entry], now: Int64, retention: Retention = .keepEverything) throws(StorageError) -> UpsertSummary {
         let upsert = try beginUpsert(now: now, retention: retention)
         for entry in entries { try upsert.add(entry) }
         return try upsert.commit()
     }
 
     /// What ``upsert(_:now:retention:)`` would do, without writing.
-    public func preview(_ entries: [Entry], now: Int64, retention: Retention = .keepEverything) throws(StorageError) -> UpsertSummary {
+    func preview(_ entries: [Entry], now: Int64, retention: Retention = .keepEverything) throws(StorageError) -> UpsertSummary {
         let upsert = try beginUpsert(now: now, retention: retention, writes: false)
         for entry in entries { try upsert.add(entry) }
         return try upsert.commit()

@@ -4,8 +4,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The update run's consumer takes small bodies after the fetch; those are held as they came
-/// over the wire and inflated only when read, with the size cap on the inflated bytes.
+/// A fetch with a consumer gives small bodies back with the response; those are held as they
+/// came over the wire and inflated only when read, with the size cap on the inflated bytes.
 @Suite("Bodies held compressed until they are read")
 struct CompressedBodyTests {
     let fetcher = HTTPFetcher(configuration: localConfiguration())
@@ -37,11 +37,11 @@ struct CompressedBodyTests {
         var acceptEncoding: [String] { log.all }
     }
 
-    /// Everything `withDecodedBody` hands on, or the error it throws.
+    /// Everything the held body hands on, decoded, or the error it throws.
     static func decoded(_ response: FetchResponse) -> Result<[UInt8], FetchError> {
         var bytes: [UInt8] = []
         do throws(FetchError) {
-            try response.withDecodedBody { piece in
+            try response.heldBody?.withDecoded { piece in
                 bytes += piece
                 return true
             }
@@ -52,7 +52,7 @@ struct CompressedBodyTests {
     }
 
     func fetchHeld(_ url: String, fetcher: HTTPFetcher? = nil) throws -> FetchResponse? {
-        let consumer = RecordingConsumer(takesSmallBodiesAfterTheFetch: true)
+        let consumer = RecordingConsumer()
         let outcome = try (fetcher ?? self.fetcher).fetch(FetchRequest(url: url), consumer: consumer)
         #expect(consumer.starts.isEmpty, "a small body is not handed over during the fetch")
         guard case .fetched(let response) = outcome else {
@@ -100,7 +100,7 @@ struct CompressedBodyTests {
         let compressed = try gzipped(large)
         #expect(compressed.count > BodyStream.holdLimit, "past what is held, even compressed")
         let server = try EncodingServer(coding: "gzip", body: compressed, chunkSize: 65_536)
-        let consumer = RecordingConsumer(takesSmallBodiesAfterTheFetch: true)
+        let consumer = RecordingConsumer()
         guard case .fetched(let response) = try fetcher.fetch(FetchRequest(url: server.server.baseURL + "/"), consumer: consumer) else {
             Issue.record("expected a body")
             return
@@ -118,7 +118,7 @@ struct CompressedBodyTests {
         let response = try #require(try fetchHeld(server.server.baseURL + "/", fetcher: limited))
         var handedOn = 0
         let error = fetchError {
-            try response.withDecodedBody { piece in
+            try response.heldBody?.withDecoded { piece in
                 handedOn += piece.count
                 return true
             }
@@ -152,7 +152,7 @@ struct CompressedBodyTests {
         let cut = Array(compressed.dropLast(1_000))
         #expect(cut.count > BodyStream.holdLimit, "streamed, not held")
         let server = try EncodingServer(coding: "gzip", body: cut)
-        let consumer = RecordingConsumer(takesSmallBodiesAfterTheFetch: true)
+        let consumer = RecordingConsumer()
         let error = fetchError { _ = try fetcher.fetch(FetchRequest(url: server.server.baseURL + "/"), consumer: consumer) }
         #expect(error?.kind == .network)
         #expect(error?.message.contains("ends before the end") == true, "\(String(describing: error))")
@@ -160,14 +160,14 @@ struct CompressedBodyTests {
 
     @Test func anEncodingNotAskedForIsAClearError() throws {
         let server = try EncodingServer(coding: "br", body: Array("not brotli at all".utf8))
-        let consumer = RecordingConsumer(takesSmallBodiesAfterTheFetch: true)
+        let consumer = RecordingConsumer()
         let error = fetchError { _ = try fetcher.fetch(FetchRequest(url: server.server.baseURL + "/"), consumer: consumer) }
         #expect(error?.kind == .network)
         #expect(error?.message.contains("\"br\"") == true, "\(String(describing: error))")
         #expect(consumer.starts.isEmpty)
     }
 
-    /// Without such a consumer (rss-inspect, recordings), libcurl decodes as before.
+    /// Without a consumer (a feed list, recordings), libcurl decodes as before.
     @Test func aFetchWithoutAConsumerGetsTheBodyDecoded() throws {
         let server = try EncodingServer(coding: "gzip", body: try gzipped(Self.feed))
         guard case .fetched(let response) = try fetcher.fetch(FetchRequest(url: server.server.baseURL + "/")) else {

@@ -1,4 +1,4 @@
-import FeedFetching
+@testable import FeedFetching
 import Foundation
 import TestSupport
 import Testing

@@ -15,7 +15,7 @@ struct UpdateRunTests {
         let feeds = try FeedServer()
         feeds.set("/f.xml", rss("F", items: [("item-1", "First post", "https://site.example/1", nil), ("item-2", "Second post", "https://site.example/2", nil)]))
         let id = try #require(try harness.add([feeds.url("/f.xml")]).first)
-        let fixture = try #require(Bundle.module.url(forResource: "original-schema", withExtension: "sqlite", subdirectory: "Fixtures"))
+        let fixture = try originalSchemaDatabase()
         try FileManager.default.copyItem(atPath: fixture.path, toPath: harness.databasePath(id))
         let rowids = try sqlite(harness.databasePath(id), "SELECT rowid, id FROM items ORDER BY rowid")
 

@@ -1,6 +1,6 @@
 import FeedModel
 import FeedPublishing
-import FeedStorage
+@testable import FeedStorage
 import Foundation
 import PipelineTestSupport
 import GRDB

@@ -2,7 +2,7 @@ import FeedBasics
 import FeedModel
 import FeedParsing
 import FeedPublishing
-import FeedStorage
+@testable import FeedStorage
 import Foundation
 import PipelineTestSupport
 import GRDB

@@ -3,7 +3,7 @@ import FeedFetching
 import FeedModel
 import FeedPipeline
 import FeedPublishing
-import FeedStorage
+@testable import FeedStorage
 import Foundation
 import GRDB
 import GRDBSQLite

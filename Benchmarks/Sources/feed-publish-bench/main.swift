@@ -30,8 +30,14 @@ func entries(_ feed: Int64, round: Int) -> [Entry] {
             summary: SafeHTML(body), pubdate: 1_700_000_000 - Int64($0) * 3600 + Int64(round), updated: nil, author: "Author \(feed % 17)")
     }
 }
+/// The entries written into the feed's database in one transaction, as an update writes them.
+func store(_ entries: [Entry], feedID: Int64, now: Int64) throws {
+    let upsert = try FeedDatabase(path: pipeline.feedDatabasePath(feedID)).beginUpsert(now: now)
+    for entry in entries { try upsert.add(entry) }
+    _ = try upsert.commit()
+}
 for var feed in try catalog.feeds() {
-    try FeedDatabase(path: pipeline.feedDatabasePath(feed.feedID)).upsert(entries(feed.feedID, round: 0), now: 1_700_000_000)
+    try store(entries(feed.feedID, round: 0), feedID: feed.feedID, now: 1_700_000_000)
     feed.title = "Feed \(feed.feedID)"
     feed.lastUpdate = 1_700_000_000
     try catalog.save(feed)
@@ -49,9 +55,9 @@ print("mode=initial seconds=\(String(format: "%.3f", first.duration)) files=\(fi
 let changedCount = max(1, Int(Double(feeds) * changedPercent / 100))
 for index in stride(from: 0, to: feeds, by: feeds / changedCount).prefix(changedCount) {
     let id = added[index].feedID
-    try FeedDatabase(path: pipeline.feedDatabasePath(id)).upsert(
+    try store(
         [Entry(id: "new-\(id)", idSource: .native, permalink: nil, title: "New", summary: "<p>new</p>", pubdate: 1_800_000_000, updated: nil, author: nil)]
-            + entries(id, round: 1).prefix(2), now: 1_800_000_000)
+            + entries(id, round: 1).prefix(2), feedID: id, now: 1_800_000_000)
 }
 for (mode, directory, full) in [("incremental", "/incremental", false), ("full", "/full", true)] {
     let report = try publish(work + directory, full: full)

@@ -41,7 +41,9 @@ for (index, path) in arguments.dropFirst(3).enumerated() {
     }
     let clock = ContinuousClock()
     total += try clock.measure {
-        try FeedDatabase(path: "\(out)/feed_\(index).sqlite").upsert(feed.entries, now: 1_700_000_000)
+        let upsert = try FeedDatabase(path: "\(out)/feed_\(index).sqlite").beginUpsert(now: 1_700_000_000)
+        for entry in feed.entries { try upsert.add(entry) }
+        _ = try upsert.commit()
     }
     rows += feed.entries.count
 }

@@ -43,6 +43,28 @@ public enum SourceError: Error, CustomStringConvertible, Equatable {
 }
 
 extension FeedSource {
+    /// Hands the document to `consumer`: a URL's body streams into it while it downloads, past
+    /// what a fetch holds; a file, and a fetched body small enough to be held, come back whole
+    /// (``HeldBody``), for the caller to hand on once it is ready to read them.
+    func deliver(to consumer: BodyConsumer, configuration: FetchConfiguration) -> Result<HeldBody?, SourceError> {
+        switch self {
+        case .file(let path):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                let reason = FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file"
+                return .failure(.unreadableFile(path: path, reason: reason))
+            }
+            return .success(HeldBody(source: BodySource(url: nil), bytes: [UInt8](data)))
+        case .url(let url):
+            do throws(FetchError) {
+                let outcome = try HTTPFetcher(configuration: configuration).fetch(FetchRequest(url: url), consumer: consumer)
+                if case .gone = outcome { return .failure(.gone(url: url)) }
+                return .success(outcome.response.heldBody)
+            } catch {
+                return .failure(.fetchFailed(error))
+            }
+        }
+    }
+
     /// Reads the file or fetches the URL (with the run's fetch settings: network policy,
     /// size cap, recordings).
     public func load(configuration: FetchConfiguration) throws(SourceError) -> LoadedDocument {

@@ -1,8 +1,9 @@
 import FeedFetching
 import FeedParsing
 
-/// `rss-inspect` without the command line: load, then read as `rss-update` reads (parse,
-/// normalise), then render.
+/// `rss-inspect` without the command line: the document read as `rss-update` reads a feed's
+/// body (the same ``FeedIngest``: parsed and normalised as it arrives), its entries kept in a
+/// list instead of a database, then rendered.
 public enum Inspector {
     public enum Failure: Error, CustomStringConvertible {
         case source(SourceError)
@@ -32,29 +33,37 @@ public enum Inspector {
     public static func inspect(
         _ source: FeedSource, baseOverride: String?, style: Style, configuration: FetchConfiguration
     ) throws(Failure) -> String {
-        let document: LoadedDocument
-        do {
-            document = try source.load(configuration: configuration)
-        } catch {
-            throw .source(error)
-        }
-        let fetched: Bool
-        if case .url = source { fetched = true } else { fetched = false }
-        let baseURL = baseOverride ?? (fetched ? document.origin : nil)
-        return try render(document, baseURL: baseURL, style: style, now: configuration.now())
-    }
-
-    static func render(_ document: LoadedDocument, baseURL: String?, style: Style, now: Int64) throws(Failure) -> String {
-        let feed: ReadFeed
-        do {
-            feed = try FeedReading.read(document.bytes, charset: document.charset, baseURL: baseURL, now: now)
-        } catch {
-            throw .parse(error)
-        }
+        let feed = try read(source, baseOverride: baseOverride, configuration: configuration)
         switch style {
         case .json: return InspectReport.json(feed, details: false).rendered()
         case .details: return InspectReport.json(feed, details: true).rendered()
         case .summary: return InspectReport.summaryLine(feed) + "\n"
+        }
+    }
+
+    /// The source delivered into an ingest, and concluded: a failure of the ingest's first (a
+    /// document that stopped being a feed stops its transfer), else the source's.
+    static func read(_ source: FeedSource, baseOverride: String?, configuration: FetchConfiguration) throws(Failure) -> ReadFeed {
+        let ingest = FeedIngest(into: EntryList(), now: configuration.now(), resolvingAgainst: baseOverride)
+        let delivered = source.deliver(to: ingest, configuration: configuration)
+        let end: BodyEnd
+        switch delivered {
+        case .success(let held): end = .complete(held: held)
+        case .failure(.fetchFailed): end = .cutShort
+        case .failure: end = .discarded
+        }
+        switch (ingest.conclude(end), delivered) {
+        case (.read(var feed, let entries), _):
+            feed.normalized.entries = entries
+            return feed
+        case (.failed(.notAFeed(let error), _), _):
+            throw .parse(error)
+        case (.failed(.body(let error), _), _):
+            throw .source(.fetchFailed(error))
+        case (.none, .failure(let error)):
+            throw .source(error)
+        case (.failed(.storage, _), _), (.none, .success):
+            preconditionFailure("a list refuses no entry, and an ingest of a whole body reads it or says why not")
         }
     }
 }

@@ -1,5 +1,5 @@
 import FeedModel
-import FeedStorage
+@testable import FeedStorage
 import Foundation
 import PipelineTestSupport
 import TestSupport

@@ -1,5 +1,5 @@
 import FeedModel
-import FeedStorage
+@testable import FeedStorage
 import Foundation
 import PipelineTestSupport
 import GRDB
@@ -16,7 +16,7 @@ struct StorageTests {
     @Test func anOriginalSchemaDatabaseIsUpgradedInPlace() throws {
         let directory = try TemporaryDirectory()
         let path = directory.url.path + "/feed_1.sqlite"
-        let fixture = try #require(Bundle.module.url(forResource: "original-schema", withExtension: "sqlite", subdirectory: "Fixtures"))
+        let fixture = try originalSchemaDatabase()
         try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
         let before = try sqlite(path, "SELECT rowid, id, title, summary, pubdate_unix_time FROM items ORDER BY rowid")
         let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
