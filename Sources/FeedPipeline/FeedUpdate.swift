@@ -66,8 +66,10 @@ struct FeedUpdate: Sendable {
             report.outcome = dryRun ? .wouldUpdate(summary) : .updated(summary)
             // Repairs made while the feed was stored (retention reads every row's values).
             report.notes += summary.repairs.map { "\(path): \($0)" }
-        case (.success(.fetched), .none):
-            preconditionFailure("an ingest of a whole body reads it or says why not")
+        case (.success(.fetched(let response)), .none):
+            // Not expected (a whole body is read or refused), and not a reason to stop the run:
+            // recorded as the feed's failure, retried on the next run like any other.
+            event = .failed(kind: .notAFeed, message: "the body ended without being read", status: response.status, retryAfter: nil)
         case (.success(.notModified(let response)), _):
             // A body that hashed as last time's may have been read in part: thrown away.
             event = .notModified(response)

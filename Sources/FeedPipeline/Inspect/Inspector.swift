@@ -63,7 +63,9 @@ public enum Inspector {
         case (.none, .failure(let error)):
             throw .source(error)
         case (.failed(.storage, _), _), (.none, .success):
-            preconditionFailure("a list refuses no entry, and an ingest of a whole body reads it or says why not")
+            // Neither is expected (a list refuses no entry; a whole body is read or refused);
+            // said as a document that gave nothing to read rather than a stop.
+            throw .parse(.empty)
         }
     }
 }
