@@ -12,9 +12,9 @@ final class BodyStream {
     /// A body up to this size (as received) is held before the consumer starts: most feeds are
     /// smaller, and one that hashes the same as last time then costs no parse. Such a body
     /// comes back with the response, to be read once the transfer slot is free; a larger body
-    /// is read as it arrives, holding its slot meanwhile. 1 MiB covers 997 of the
-    /// benchmark corpus's 1,000 feeds decoded (256 KiB covered 798): 4 interleaved pairs of
-    /// cold runs at 100 ms and concurrency 32, each faster, peak RSS 57–62 MiB against 53–58.
+    /// is read as it arrives, holding its slot meanwhile. 1 MiB covers nearly every feed of
+    /// the benchmark corpus, decoded; a smaller limit streamed more of them inside their
+    /// transfers, and the cold run was slower (docs/perf-notes/doc-comment-figures.md).
     /// The workers (``FetchScheduler``) × this bounds what held bodies take.
     static let holdLimit = 1 << 20
 
@@ -85,8 +85,7 @@ final class BodyStream {
     /// Keeps bytes that are not handed on yet. The buffer doubles as an array's would, but
     /// when a consumer is to take the body past ``holdLimit``, never beyond that: left to
     /// itself, an array holding 0.6 MiB that grows is given 1.2 MiB and copied while both
-    /// are live, so a body about to be streamed cost up to 3 MiB at that moment (heaptrack,
-    /// one 16 MB feed alone: 2.0 MiB of held body at the heap's peak).
+    /// are live, so a body about to be streamed cost up to 3 MiB at that moment.
     private func hold(_ bytes: UnsafeRawBufferPointer) {
         let needed = held.count + bytes.count
         if needed > held.capacity {

@@ -26,10 +26,8 @@ public final class HTTPFetcher {
     /// Why: libcurl 7.88 (Debian 12's) keeps a record per host in each handle's connection
     /// pool, and when the pool is full and its oldest idle connection is closed, that host's
     /// record stays behind, empty, until the handle is cleaned up: 118 bytes per host and
-    /// handle. Over a run that reaches many hosts the heap grew with the number of feeds:
-    /// heaptrack, 5,000 small feeds on 1,000 host names at concurrency 32, 0.45 MiB held by
-    /// libcurl at a fifth of the run and 1.05 MiB at nine tenths, 3,300 such records more. A
-    /// new handle lets them go; the old handle's idle connections (5 at most) go with it,
+    /// handle. Over a run that reaches many hosts the heap grew with the number of feeds
+    /// (docs/perf-notes/live-heap-over-a-run.md). A new handle lets them go; the old handle's idle connections (5 at most) go with it,
     /// against the 64 it opened, and the process's DNS cache stays (it is shared).
     static let connectionsPerHandle = 64
 

@@ -8,17 +8,14 @@ import Foundation
 /// more), and each worker parses the feed it fetched once its transfer slot is free. Without
 /// a limit, once parsing fell behind the transfers every worker parsed at once: on 2 cores,
 /// 40 feeds' parsers, decoders and database page caches in memory, with no more done per
-/// second. Past the limit, a feed waits with its body for a permit. Over 5,000 benchmark feeds
-/// at concurrency 32 (2 cores) the heap's peak is 25–27 MiB where it was 31–36, and the cold
-/// run at 100 ms was faster in 7 of 10 interleaved pairs (`Scripts/bench/results/README.md`).
+/// second. Past the limit, a feed waits with its body for a permit: the heap's peak is lower
+/// and the cold run no slower (docs/perf-notes/README.md).
 ///
 /// The work runs on one of `limit` threads of its own (``ParseLanes``) while the worker that
 /// asked waits, so only those threads' malloc caches fill with what parsing, normalising and
 /// storing free (glibc keeps up to 7 freed chunks of each small size per thread). Run on the
-/// workers themselves, it filled every worker's cache: at concurrency 256, 320 of them. Cold
-/// runs over the 20,000-feed capacity corpus, interleaved: peak RSS 75.3-80.3 MiB against
-/// 78.7-101.6 at concurrency 256 (4 pairs), 43.3-44.6 against 45.2-45.4 at 32 (2 pairs), at
-/// the same CPU (`Scripts/bench/results/parse-lanes.md`).
+/// workers themselves, it filled every worker's cache: at concurrency 256, 320 of them
+/// (docs/perf-notes/parse-lanes.md).
 ///
 /// A body too large to be held is parsed while it arrives, inside its transfer, without a
 /// permit: waiting there would hold the transfer slot.

@@ -55,8 +55,8 @@ public enum UpdateSchedule {
     /// The same choice as ``select(_:_:now:configuration:withoutDatabase:)``, made one feed at
     /// a time as the catalog is read: it keeps a feedid, a host and a sort key per chosen feed,
     /// never the feeds' records, so choosing among many thousands of feeds takes little memory,
-    /// and the catalog is read once: reading each chosen feed's record again for its host took
-    /// 17 µs a feed, 0.34 s before the first transfer of a run over 20,000 feeds.
+    /// and the catalog is read once: reading each chosen feed's record again for its host
+    /// delayed the first transfer of a large run (docs/perf-notes/files-checked-by-workers.md).
     public struct Choice: Sendable {
         private let selection: FeedSelection
         private let now: Int64

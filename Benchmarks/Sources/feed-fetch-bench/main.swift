@@ -1,4 +1,4 @@
-// Fetch-throughput harness for Scripts/bench/fetch: fetches every URL in a list file with
+// Fetch-throughput harness for `Scripts/bench/run fetch`: fetches every URL in a list file with
 // FetchScheduler and prints one line:
 //   feeds=N ok=N failed=N seconds=S feeds_per_second=R bytes=B peak_rss_kib=K
 import FeedFetching

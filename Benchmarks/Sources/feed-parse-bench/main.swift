@@ -1,18 +1,15 @@
-// Parse-throughput harness for Scripts/bench/parse: reads each file once, then parses it
-// (and with --normalize also normalises it) --repeat times, printing one line per run:
+// Parse-throughput harness that `Scripts/bench/run compare-revisions` and `parse-floor` run: reads
+// each file once, then parses it (and with --normalize also normalises it) --repeat times, printing
+// one line per run:
 //   FILE BYTES SECONDS ENTRIES
 // Only the parse is timed: the bytes are already in memory, as they are after a fetch.
-import FeedModel
-import FeedNormalization
-import FeedParsing
+import BenchCorpus
 import Foundation
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var normalize = false
 var repeats = 5
 var files: [String] = []
-/// The time of reading, as `rss-update` takes it: it bounds the dates normalisation keeps.
-let now = Int64(Date().timeIntervalSince1970)
 while let argument = arguments.first {
     arguments.removeFirst()
     switch argument {
@@ -35,8 +32,7 @@ for file in files {
         let clock = ContinuousClock()
         var entries = 0
         let elapsed = try clock.measure {
-            let parsed = try FeedParser.parse(bytes)
-            entries = normalize ? FeedNormalizer.normalize(parsed, feedURL: "https://bench.example/feed", now: now).entries.count : parsed.entries.count
+            entries = normalize ? try Workloads.parseAndNormalise(bytes).count : try Workloads.parse(bytes)
         }
         let seconds = elapsed.inSeconds
         print(file, bytes.count, String(format: "%.6f", seconds), entries)

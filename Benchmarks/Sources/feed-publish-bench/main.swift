@@ -1,4 +1,4 @@
-// Publish benchmark for Scripts/bench/publish: builds a data directory of FEEDS feeds with
+// Publish benchmark for `Scripts/bench/run publish`: builds a data directory of FEEDS feeds with
 // ITEMS entries each (straight through FeedStorage), publishes it once, changes CHANGED% of
 // the feeds, then publishes incrementally and, into a second directory, in full. Prints:
 //   mode=incremental seconds=S files=N bytes=B feeds_written=W
@@ -54,7 +54,7 @@ _ = try publish(work + "/full", full: false)
 print("mode=initial seconds=\(String(format: "%.3f", first.duration)) files=\(first.filesWritten) bytes=\(first.bytesWritten) feeds_written=\(first.feedsWritten)")
 let changedCount = max(1, Int(Double(feeds) * changedPercent / 100))
 for index in stride(from: 0, to: feeds, by: feeds / changedCount).prefix(changedCount) {
-    let id = added[index].feedID
+    let id = added[index]
     try store(
         [Entry(id: "new-\(id)", idSource: .native, permalink: nil, title: "New", summary: "<p>new</p>", pubdate: 1_800_000_000, updated: nil, author: nil)]
             + entries(id, round: 1).prefix(2), feedID: id, now: 1_800_000_000)

@@ -40,9 +40,8 @@ public enum OPMLError: Error, Equatable, CustomStringConvertible {
 ///
 /// Through libxml2's SAX2 push parser, set up by ``SafePushParser`` as for feeds, keeping
 /// only the outlines (``OutlineCollector``). A tree of the document was simpler but cost
-/// about 1.6 KB per listed feed while the list was read: 8 MiB, the heap's whole peak, for a
-/// 5,000-feed list (heaptrack); with it, importing a million-feed list peaked at 2.6 GB,
-/// 0.65 GB now (`Scripts/bench/import`).
+/// about 1.6 KB per listed feed while the list was read, four times the memory of a
+/// million-feed import (`Scripts/bench/run import`).
 public enum OPMLParser {
     /// Bytes handed to libxml2 per call, so that it never copies the whole document.
     static let chunkSize = 64 * 1024

@@ -72,9 +72,8 @@ struct TextCollector {
 
     /// Past ``slowGrowthFrom`` bytes the text grows by a quarter at a time instead of
     /// doubling, as an array would: the parser hands a long text over a few hundred bytes at
-    /// a time, so a 1 MB entry body had a 2 MiB buffer, and 3 MiB while the doubling copied
-    /// (heaptrack, one feed of 1 MB entries alone: 2.0 MiB of collected text at the heap's
-    /// peak). The extra copies are a few per megabyte.
+    /// a time, so a 1 MB entry body had a 2 MiB buffer, and 3 MiB while the doubling copied.
+    /// The extra copies are a few per megabyte.
     private mutating func makeRoom(for count: Int) {
         let needed = bytes.count + count
         guard needed > bytes.capacity, bytes.count >= Self.slowGrowthFrom else { return }

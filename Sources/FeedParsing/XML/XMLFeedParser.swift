@@ -7,7 +7,7 @@ import Foundation
 /// Why SAX2 and not `xmlTextReader`: on feeds with large text nodes (full-text feeds with
 /// 100 KB+ entries) the reader walk measured about 3× slower here, and the reader stops at
 /// the first fatal error where the push parser in recover mode carries on
-/// (`Scripts/bench/parse-corpus` reruns the comparison).
+/// (`Scripts/bench/run parse-floor` reruns the comparison).
 ///
 /// Safe by construction:
 /// - libxml2 is set up by ``SafePushParser``: no network, and `getEntity` knows only XML's
