@@ -12,7 +12,7 @@ struct FetchStateColumn: Sendable {
     let addedBy: String
     let rule: ValueRules.Column
     /// The value stored for a feed.
-    let write: @Sendable (CatalogFeed) -> DatabaseValue
+    let write: @Sendable (CatalogFeed) -> DirectStatement.Value
     /// Reads the column at `index` of a row into the state: a value not of the column's type
     /// (written by hand) reads as absent, named in `problems`; so does NULL, as a feed listed
     /// before `fetch_state` existed has no row there.
@@ -90,11 +90,12 @@ enum FetchStateColumns {
 
     /// Writes one feed's row, replacing the one it had.
     static func save(_ feed: CatalogFeed, db: Database) throws {
-        var values: [DatabaseValue] = [feed.feedID.databaseValue]
+        var values: [DirectStatement.Value] = []
         values.reserveCapacity(all.count + 1)
+        values.append(.integer(feed.feedID))
         for column in all { values.append(column.write(feed)) }
-        // Cached: every feed of every run is saved through here.
-        try db.cachedStatement(sql: insertion).execute(arguments: StatementArguments(values))
+        // Cached, and bound through SQLite's C API: every feed of every run is saved here.
+        try DirectStatement.execute(try db.cachedStatement(sql: insertion), values, in: db)
     }
 
     private static let insertion =
@@ -123,9 +124,10 @@ enum FetchStateColumns {
 extension FetchStateColumn {
     fileprivate typealias Path<Value> = WritableKeyPath<FetchState, Value> & Sendable
 
-    /// Reads the column's value as `Value`, noting a value of another type.
-    private static func value<Value: DatabaseValueConvertible>(_ name: String, _ row: Row, _ index: Int, _ problems: inout [String]) -> Value? {
-        StoredValue.read(row, index, "fetch_state." + name, noting: &problems)
+    /// Reads the column's value as `Value`, noting a value of another type under `qualified`
+    /// (`fetch_state.etag`: made once per column, not once per row read).
+    private static func value<Value: DatabaseValueConvertible>(_ qualified: String, _ row: Row, _ index: Int, _ problems: inout [String]) -> Value? {
+        StoredValue.read(row, index, qualified, noting: &problems)
     }
 
     fileprivate static func text(_ name: String, addedBy: String = CatalogSchema.fetchState, _ path: Path<String?>) -> Self {
@@ -141,41 +143,46 @@ extension FetchStateColumn {
         _ name: String, addedBy: String = CatalogSchema.fetchState, write: @escaping @Sendable (CatalogFeed) -> String?,
         read: @escaping @Sendable (inout FetchState, String?) -> Void
     ) -> Self {
-        Self(
+        let qualified = "fetch_state." + name
+        return Self(
             name: name, declaration: "TEXT", addedBy: addedBy, rule: CatalogValues.text(name),
-            write: { write($0).databaseValue },
-            read: { state, row, index, problems in read(&state, value(name, row, index, &problems)) })
+            write: { DirectStatement.Value(write($0)) },
+            read: { state, row, index, problems in read(&state, value(qualified, row, index, &problems)) })
     }
 
     fileprivate static func number<Number: DatabaseValueConvertible & FixedWidthInteger & Sendable>(_ name: String, _ path: Path<Number?>) -> Self {
-        Self(
+        let qualified = "fetch_state." + name
+        return Self(
             name: name, declaration: "INTEGER", addedBy: CatalogSchema.fetchState, rule: CatalogValues.number(name),
-            write: { $0.state[keyPath: path].databaseValue },
-            read: { state, row, index, problems in state[keyPath: path] = value(name, row, index, &problems) })
+            write: { DirectStatement.Value($0.state[keyPath: path].map { Int64($0) }) },
+            read: { state, row, index, problems in state[keyPath: path] = value(qualified, row, index, &problems) })
     }
 
     /// A count that starts at 0.
     fileprivate static func counter(_ name: String, _ path: Path<Int>) -> Self {
-        Self(
+        let qualified = "fetch_state." + name
+        return Self(
             name: name, declaration: "INTEGER NOT NULL DEFAULT 0", addedBy: CatalogSchema.fetchState,
             rule: CatalogValues.counter(name, default: 0),
-            write: { $0.state[keyPath: path].databaseValue },
-            read: { state, row, index, problems in state[keyPath: path] = value(name, row, index, &problems) ?? 0 })
+            write: { .integer(Int64($0.state[keyPath: path])) },
+            read: { state, row, index, problems in state[keyPath: path] = value(qualified, row, index, &problems) ?? 0 })
     }
 
     fileprivate static func flag(_ name: String, _ path: Path<Bool>, default initial: Bool) -> Self {
-        Self(
+        let qualified = "fetch_state." + name
+        return Self(
             name: name, declaration: "INTEGER NOT NULL DEFAULT \(initial ? 1 : 0)", addedBy: CatalogSchema.fetchState,
             rule: CatalogValues.flag(name, default: initial ? 1 : 0),
-            write: { $0.state[keyPath: path].databaseValue },
-            read: { state, row, index, problems in state[keyPath: path] = value(name, row, index, &problems) ?? initial })
+            write: { .integer($0.state[keyPath: path] ? 1 : 0) },
+            read: { state, row, index, problems in state[keyPath: path] = value(qualified, row, index, &problems) ?? initial })
     }
 
     /// An operator's limit, `NULL` for none; bounds are checked when the state is read whole.
     fileprivate static func limit(_ name: String, _ path: Path<Int?>, _ range: ClosedRange<Int>, addedBy: String) -> Self {
-        Self(
+        let qualified = "fetch_state." + name
+        return Self(
             name: name, declaration: "INTEGER", addedBy: addedBy, rule: CatalogValues.limit(name, range),
-            write: { $0.state[keyPath: path].databaseValue },
-            read: { state, row, index, problems in state[keyPath: path] = value(name, row, index, &problems) })
+            write: { DirectStatement.Value($0.state[keyPath: path].map { Int64($0) }) },
+            read: { state, row, index, problems in state[keyPath: path] = value(qualified, row, index, &problems) })
     }
 }
