@@ -64,12 +64,14 @@ let package = Package(
         .target(
             name: "FeedCommandSupport",
             dependencies: [
-                "FeedBasics", "FeedStorage", "FeedPublishing", "CMalloc",
+                "FeedBasics", "FeedStorage", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // What rss-publish adds: its configuration from the settings, its outcomes as exit codes.
+        .target(name: "FeedPublishCommandSupport", dependencies: ["FeedCommandSupport", "FeedPublishing", "FeedStorage"]),
         .target(
             name: "FeedUpdateCommandSupport",
             dependencies: [
@@ -83,7 +85,7 @@ let package = Package(
             name: "rss-update", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
         // Publishing only: no fetcher, no parser, no libcurl.
         .executableTarget(
-            name: "rss-publish", dependencies: ["FeedCommandSupport", "FeedPublishing", "FeedStorage", "FeedBasics", argumentParser]),
+            name: "rss-publish", dependencies: ["FeedPublishCommandSupport", "FeedCommandSupport", "FeedPublishing", "FeedStorage", "FeedBasics", argumentParser]),
         .executableTarget(
             name: "rss-inspect", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
         .executableTarget(

@@ -1,4 +1,3 @@
-import FeedPublishing
 import FeedStorage
 
 /// The exit codes of every Feedmill command: one table, read by the commands' `--help`, by
@@ -91,23 +90,6 @@ public enum ExitStatus {
 
     // The libraries' outcomes, as exit codes.
 
-    /// 0, or 1 when some feeds could not be published (the others were) or something was
-    /// published otherwise than the data says.
-    public static func of(_ report: PublishReport) -> Int32 {
-        report.complete ? success : someFeedsFailed
-    }
-
-    /// 75 when another publisher holds the output directory (or another run the data
-    /// directory), 64 for what the operator asked wrongly, else 70.
-    public static func of(_ error: PublishError) -> Int32 {
-        switch error {
-        case .busy: return busy
-        case .overlappingDirectories, .unknownFeeds: return usage
-        case .dataDirectory(let problem): return of(problem)
-        case .outputDirectory, .storage: return fatal
-        }
-    }
-
     /// 75 when another run holds the data directory, else 70.
     public static func of(_ error: DataDirectoryError) -> Int32 {
         if case .busy = error { return busy }
@@ -118,10 +100,6 @@ public enum ExitStatus {
 /// An error a command's work can end with: said in one line, and turned into its exit code.
 public protocol CommandFailure: Error, CustomStringConvertible {
     var exitStatus: Int32 { get }
-}
-
-extension PublishError: CommandFailure {
-    public var exitStatus: Int32 { ExitStatus.of(self) }
 }
 
 extension DataDirectoryError: CommandFailure {

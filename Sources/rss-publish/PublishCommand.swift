@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedBasics
 import FeedCommandSupport
+import FeedPublishCommandSupport
 import FeedPublishing
 import FeedStorage
 import Foundation

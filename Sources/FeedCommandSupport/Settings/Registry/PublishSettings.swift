@@ -1,13 +1,15 @@
-import FeedPublishing
-
 /// Settings of rss-publish.
+///
+/// Their defaults are written out rather than read from `PublishConfiguration`, so that the
+/// commands that only fetch do not link the publisher; `SettingDefaultsTests` holds each to
+/// the library's own.
 extension Settings {
     public static let publishDirectory = Setting(
-        "out", environment: "FEEDMILL_PUBLISH_DIR", type: .text, default: PublishConfiguration().outputDirectory, valueName: "dir",
+        "out", environment: "FEEDMILL_PUBLISH_DIR", type: .text, default: "./publish", valueName: "dir",
         "The publish directory.")
 
     public static let deltas = Setting(
-        "deltas", type: .wholeNumber(in: 0...50), default: PublishConfiguration().retainedVersions, valueName: "n",
+        "deltas", type: .wholeNumber(in: 0...50), default: 3, valueName: "n",
         "Earlier versions of each feed kept, each with a delta to the current one (0-50).")
 
     public static let siteURL = Setting(
@@ -15,5 +17,5 @@ extension Settings {
         "The URL the publish directory is served at, for atom.xml's links (ends with /).")
 
     public static let title = Setting(
-        "title", type: .text, default: PublishConfiguration().title, valueName: "text", "Title of atom.xml and index.html.")
+        "title", type: .text, default: "Feedmill", valueName: "text", "Title of atom.xml and index.html.")
 }

@@ -1,3 +1,4 @@
+import FeedCommandSupport
 import FeedPublishing
 import FeedStorage
 

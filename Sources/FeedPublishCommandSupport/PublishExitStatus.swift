@@ -1,0 +1,26 @@
+import FeedCommandSupport
+import FeedPublishing
+
+/// rss-publish's outcomes as exit codes (the table itself is ``ExitStatus``'s).
+extension ExitStatus {
+    /// 0, or 1 when some feeds could not be published (the others were) or something was
+    /// published otherwise than the data says.
+    public static func of(_ report: PublishReport) -> Int32 {
+        report.complete ? success : someFeedsFailed
+    }
+
+    /// 75 when another publisher holds the output directory (or another run the data
+    /// directory), 64 for what the operator asked wrongly, else 70.
+    public static func of(_ error: PublishError) -> Int32 {
+        switch error {
+        case .busy: return busy
+        case .overlappingDirectories, .unknownFeeds: return usage
+        case .dataDirectory(let problem): return of(problem)
+        case .outputDirectory, .storage: return fatal
+        }
+    }
+}
+
+extension PublishError: CommandFailure {
+    public var exitStatus: Int32 { ExitStatus.of(self) }
+}
