@@ -43,4 +43,12 @@ enum LoopbackListener {
             Thread { serve(connection) }.start()
         }
     }
+
+    /// Closes `connection` after `serve` returns, which gives up on a client idle for 10 s.
+    static func serving(_ connection: Int32, _ serve: () -> Void) {
+        defer { close(connection) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        serve()
+    }
 }

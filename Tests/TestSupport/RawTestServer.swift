@@ -50,14 +50,13 @@ public final class RawTestServer: @unchecked Sendable {
         }
 
         func acceptLoop() {
-            LoopbackListener.acceptLoop(listener, running: { lock.withLock { running } }) { self.serve($0) }
+            LoopbackListener.acceptLoop(listener, running: { lock.withLock { running } }) { connection in
+                LoopbackListener.serving(connection) { self.serve(connection) }
+            }
         }
 
         /// Reads the request's head, writes the answer in one go, and closes.
         private func serve(_ connection: Int32) {
-            defer { close(connection) }
-            var timeout = timeval(tv_sec: 10, tv_usec: 0)
-            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var head: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)
             while head.firstRange(of: [13, 10, 13, 10]) == nil, head.count < 64 * 1024 {

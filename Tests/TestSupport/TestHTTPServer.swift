@@ -123,15 +123,14 @@ private final class Connections: @unchecked Sendable {
     }
 
     func acceptLoop() {
-        LoopbackListener.acceptLoop(listener, running: { lock.withLock { running } }) { self.serve($0) }
+        LoopbackListener.acceptLoop(listener, running: { lock.withLock { running } }) { connection in
+            LoopbackListener.serving(connection) { self.serve(connection) }
+        }
     }
 
     /// Serves requests on one connection until the client closes it, a response must be
     /// close-delimited, or 10 s pass idle.
     private func serve(_ connection: Int32) {
-        defer { close(connection) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var pending: [UInt8] = []
         var first = true
         while let request = readRequest(connection, buffer: &pending) {
