@@ -23,3 +23,23 @@ extension FixedWidthInteger where Self: SignedInteger {
         return (self < 0) == (other < 0) ? .max : .min
     }
 }
+
+extension FixedWidthInteger {
+    /// `value` rounded toward zero, clamped to the type's range (NaN is 0) instead of trapping.
+    ///
+    /// Durations arrive as seconds in a `Double` and leave as milliseconds or counts in an
+    /// integer: `Int64(seconds * 1000)` traps once the product passes `Int64.max`, which
+    /// `--deadline 9223372036854775807s` did. A duration that long is "never" either way.
+    public init<Source: BinaryFloatingPoint>(saturating value: Source) {
+        if value.isNaN {
+            self = 0
+        } else if value >= Source(Self.max) {
+            // Source(Self.max) may round up (2^63 for Int64), so `>=` leaves only values that fit.
+            self = .max
+        } else if value <= Source(Self.min) {
+            self = .min
+        } else {
+            self.init(value)
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedBasics
 import Foundation
 import Logging
 
@@ -63,11 +64,7 @@ public struct CommandContext: Sendable {
 
     /// A setting that turned out unusable: logged, exit status 64.
     public func check<Value>(_ body: () throws(SettingsError) -> Value) throws -> Value {
-        do {
-            return try body()
-        } catch {
-            throw usageError(error.description)
-        }
+        try rethrowing(try body(), as: { (error: SettingsError) in usageError(error.description) })
     }
 
     /// A usage or configuration error, logged: the error to throw to end with status 64.

@@ -4,6 +4,10 @@ import ArgumentParser
 public struct Seconds: ExpressibleByArgument, Sendable, Equatable {
     public var value: Int
 
+    /// The longest duration a setting takes (`stale-after`, `deadline`): 10 years, 3650d. A
+    /// feed due less often than that is never due, a run longer than that has no deadline.
+    public static let longest = Seconds(315_360_000)
+
     public init(_ value: Int) {
         self.value = value
     }

@@ -163,12 +163,9 @@ public final class HTTPFetcher {
     private func replay(
         _ request: FetchRequest, from store: RecordingStore, consumer: BodyConsumer?
     ) throws(FetchError) -> FetchOutcome {
-        let found: (exchange: RecordingStore.Exchange, body: [UInt8])?
-        do {
-            found = try store.lookUp(request)
-        } catch {
-            throw FetchError(kind: .recording, url: request.url, message: "unreadable recording in \(store.directory): \(error)")
-        }
+        let found = try rethrowing(
+            try store.lookUp(request),
+            as: { (error: any Error) in FetchError(kind: .recording, url: request.url, message: "unreadable recording in \(store.directory): \(error)") })
         guard let found else {
             var sent: [String] = []
             if let etag = request.etag { sent.append("If-None-Match: \(etag)") }
@@ -197,11 +194,8 @@ public final class HTTPFetcher {
     }
 
     private func recordOrFail(_ url: String, _ directory: String, _ write: () throws -> Void) throws(FetchError) {
-        do {
-            try write()
-        } catch {
-            throw FetchError(kind: .recording, url: url, message: "could not record into \(directory): \(error)")
-        }
+        try rethrowing(
+            try write(), as: { (error: any Error) in FetchError(kind: .recording, url: url, message: "could not record into \(directory): \(error)") })
     }
 
     /// The same rules for a live answer and a replayed one.
@@ -302,8 +296,9 @@ public final class HTTPFetcher {
         handle.set(CURLOPT_PROXY, proxy ?? "")
         if let file = configuration.certificateAuthorities.bundleFile { handle.set(CURLOPT_CAINFO, file) }
         if let directory = configuration.certificateAuthorities.directory { handle.set(CURLOPT_CAPATH, directory) }
-        handle.set(CURLOPT_CONNECTTIMEOUT_MS, Int(min(configuration.connectTimeout, timeout) * 1000))
-        handle.set(CURLOPT_TIMEOUT_MS, max(1, Int(timeout * 1000)))
+        // Saturating: a timeout of 1e300 seconds is "no timeout", not a trap.
+        handle.set(CURLOPT_CONNECTTIMEOUT_MS, Int(saturating: min(configuration.connectTimeout, timeout) * 1000))
+        handle.set(CURLOPT_TIMEOUT_MS, max(1, Int(saturating: timeout * 1000)))
         handle.set(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
         handle.set(CURLOPT_LOW_SPEED_TIME, configuration.lowSpeedTime)
         handle.set(CURLOPT_MAXFILESIZE_LARGE, configuration.maxBodyBytes)

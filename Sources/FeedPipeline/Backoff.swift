@@ -12,6 +12,6 @@ public enum Backoff {
         let raw = min(Double(cap), Double(base) * Double(1 << exponent))
         let digest = SHA256.hexDigest("\(feedID):\(consecutiveFailures)")
         let fraction = Double(UInt32(digest.prefix(8), radix: 16) ?? 0) / Double(UInt32.max)
-        return Int(raw * (0.8 + 0.4 * fraction))
+        return Int(saturating: raw * (0.8 + 0.4 * fraction))
     }
 }

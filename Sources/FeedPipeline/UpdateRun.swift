@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedFetching
 import FeedModel
 import FeedStorage
@@ -29,7 +30,7 @@ public final class UpdateRun: Sendable {
         var scheduler = FetchScheduler(
             configuration: configuration.fetch, concurrency: configuration.concurrency,
             perHostLimit: configuration.perHostLimit)
-        scheduler.deadline = configuration.deadline.map { started + .milliseconds(Int64($0 * 1000)) }
+        scheduler.deadline = configuration.deadline.map { Self.deadline($0, after: started) }
         let update = FeedUpdate(
             configuration: configuration, catalog: catalog, now: now, dryRun: dryRun, checksValues: checksValues,
             permits: ParsePermits(limit: configuration.parsingLimit))
@@ -62,6 +63,12 @@ public final class UpdateRun: Sendable {
         return report
     }
 
+    /// The instant `seconds` after `started`, to the millisecond. The commands refuse a deadline
+    /// past 10 years; a library caller's longer, infinite or NaN one saturates rather than traps.
+    static func deadline(_ seconds: Double, after started: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        started + .milliseconds(Int64(saturating: seconds * 1000))
+    }
+
     /// The feeds to fetch (``UpdateSchedule/Plan``: a feedid and a host each, not the feeds'
     /// records), the collector their reports go to, and the feeds listed twice (``DuplicateURLs``).
     /// The catalog is read one row at a time to choose; each feed's record is read again, and
@@ -74,22 +81,14 @@ public final class UpdateRun: Sendable {
         let present = Set(FeedDatabaseFile.databases(inDirectory: configuration.dataDirectory))
         var choice = UpdateSchedule.Choice(selection, now: now, configuration: configuration)
         var spellings = DuplicateURLs()
-        do {
+        try rethrowing(
             try catalog.forEachFeed { feed in
                 spellings.see(feed)
                 choice.consider(feed, hasNoDatabase: feed.lastUpdate != nil && !present.contains(feed.feedID))
-            }
-        } catch {
-            throw .storage(error)
-        }
+            }, as: PipelineError.storage)
         if case .feeds(let ids) = selection { try PipelineError.refuseUnknown(ids, known: choice.found) }
         let plan = choice.plan()
-        let duplicates: [Int64: Int64]
-        do {
-            duplicates = try spellings.confirmed(in: catalog)
-        } catch {
-            throw .storage(error)
-        }
+        let duplicates = try rethrowing(try spellings.confirmed(in: catalog), as: PipelineError.storage)
         return (plan, ReportCollector(total: plan.feedIDs.count), duplicates)
     }
 }

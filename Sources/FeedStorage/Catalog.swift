@@ -39,16 +39,19 @@ public struct ImportResult: Sendable, Equatable {
 /// `all_feeds.sqlite`: which feeds exist, their titles and update times (what clients read),
 /// and the pipeline's fetch state. WAL mode, so readers (publishing, a person with `sqlite3`)
 /// never block the update run; every write is one short transaction, serialised by the queue.
-public final class Catalog: @unchecked Sendable {
-    // `@unchecked Sendable`: the only stored state is GRDB's `DatabaseQueue`, which is itself
-    // Sendable and serialises all access to the connection.
+public final class Catalog: Sendable {
     public static let fileName = DataDirectory.catalogFileName
 
     public let path: String
     /// What a read-only copy of the catalog opens: `path`, or an immutable `file:` URI where
     /// the directory cannot be written (see ``init(readingAt:)``).
     public let readLocation: String
+    /// GRDB's queue serialises all access to the connection.
     let queue: DatabaseQueue
+    /// What opening the catalog to write repaired: values of the wrong type or out of bounds,
+    /// written by hand (``CatalogValues``). One line each, for the command to say. Opening it
+    /// for reading repairs nothing.
+    public let repairs: [String]
 
     public init(path: String) throws(StorageError) {
         self.path = path
@@ -61,17 +64,14 @@ public final class Catalog: @unchecked Sendable {
         // touches each feed's pages once or twice, and the pages left out are in the
         // operating system's cache.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
-        queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: path, configuration: configuration) }
+        let queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: path, configuration: configuration) }
         try StorageError.wrap(path, "migrating") {
             try queue.inDatabase { db in try CatalogSchema.generation.refuseNewer(db, path: path) }
             try CatalogSchema.migrator().migrate(queue)
         }
         repairs = try StorageError.wrap(path, "repairing values") { try queue.inDatabase { db in try CatalogValues.repair(db) } }
+        self.queue = queue
     }
-
-    /// What opening the catalog to write repaired: values of the wrong type or out of bounds,
-    /// written by hand (``CatalogValues``). One line each, for the command to say.
-    public private(set) var repairs: [String] = []
 
     /// Opens the catalog for reading, without migrating: what publishing needs. Where the
     /// directory is writable the connection is an ordinary one that never writes (so closing
@@ -81,6 +81,7 @@ public final class Catalog: @unchecked Sendable {
     /// writing it there.
     public init(readingAt path: String) throws(StorageError) {
         self.path = path
+        repairs = []
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         let directory = (path as NSString).deletingLastPathComponent
@@ -276,10 +277,6 @@ public final class Catalog: @unchecked Sendable {
         for table in ["feeds", "about", "last_update", "fetch_state"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE feedid = ?", arguments: [feedID])
         }
-    }
-
-    public func integrityCheck() throws(StorageError) -> String {
-        try StorageError.wrap(path, "checking integrity") { try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" } }
     }
 
     /// Runs a read of one statement, which SQLite makes atomic by itself, on the catalog's

@@ -289,10 +289,4 @@ public final class FeedDatabase {
         try createSchemaIfPending()
         return try StorageError.wrap(path, "reading its identity") { try queue.read { db in try FeedIdentity.read(db, path: path) } }
     }
-
-    /// `PRAGMA integrity_check`'s answer (`ok` when healthy).
-    public func integrityCheck() throws(StorageError) -> String {
-        try createSchemaIfPending()
-        return try StorageError.wrap(path, "checking integrity") { try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" } }
-    }
 }

@@ -6,7 +6,8 @@ import CSQLiteSettings
 /// SQLite takes one global mutex to keep the totals that `sqlite3_memory_used` reports, which
 /// Feedmill never reads. A run writes up to ~40 feed databases at once, one per worker
 /// thread, so that mutex was the most contended lock of a cold run (docs/perf-notes/README.md).
-public enum SQLiteLibrary {
+/// Internal: only a test asks (`@testable import FeedStorage`).
+enum SQLiteLibrary {
     /// Whether memory statistics are off in this process.
-    public static var memoryStatisticsOff: Bool { feedmill_sqlite3_memory_statistics_off() != 0 }
+    static var memoryStatisticsOff: Bool { feedmill_sqlite3_memory_statistics_off() != 0 }
 }

@@ -44,11 +44,7 @@ public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable 
 
     /// Runs a file operation, its failure as a storage error.
     public static func files<T>(_ body: () throws(FileError) -> T) throws(StorageError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw StorageError(error)
-        }
+        try rethrowing(try body(), as: StorageError.init)
     }
 
     static func wrap<T>(_ path: String, _ action: String, _ body: () throws -> T) throws(StorageError) -> T {

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedCommandSupport
 import FeedPipeline
 import Foundation
@@ -40,7 +41,7 @@ public final class ProgressBar: Sendable {
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         var text = "[\(bar)] \(done)/\(total)  \(failed) failed  \(String(format: "%.1f", rate)) feeds/s"
         if rate > 0, done < total {
-            text += "  ~\(Int((Double(total - done) / rate).rounded(.up))) s left"
+            text += "  ~\(Int(saturating: (Double(total - done) / rate).rounded(.up))) s left"
         }
         return text
     }

@@ -6,12 +6,15 @@ import Foundation
 /// transfers in flight, commits or rolls back each feed's write, prints its summary and exits
 /// 130 or 143. A second signal exits at once.
 public final class SignalTrap: @unchecked Sendable {
-    // `@unchecked Sendable`: sources are created once and only cancelled in deinit.
+    // `@unchecked Sendable`: every stored property is a `let`, but Dispatch on Linux does not
+    // declare `DispatchSourceSignal` Sendable (Swift 6.x). The sources are made in init and
+    // touched again only by deinit, which cancels them (`cancel` is thread-safe).
     public let stop = StopSignal()
-    private var sources: [DispatchSourceSignal] = []
+    private let sources: [DispatchSourceSignal]
 
     public init(onStop: @escaping @Sendable (Int32) -> Void = { _ in }) {
         let stop = stop
+        var sources: [DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -23,6 +26,7 @@ public final class SignalTrap: @unchecked Sendable {
             source.resume()
             sources.append(source)
         }
+        self.sources = sources
     }
 
     deinit {

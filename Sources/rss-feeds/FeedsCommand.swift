@@ -106,14 +106,8 @@ extension FeedsCommand {
                 let (catalog, lock) = try CatalogAccess.openForUpdate(configuration)
                 defer { withExtendedLifetime(lock) {} }
                 context.notice(catalog.repairs, about: catalog.path)
-                let listed: Set<Int64>
-                let highWater: Int64
-                do throws(StorageError) {
-                    listed = Set(try catalog.feeds().map(\.feedID))
-                    highWater = try catalog.feedIDHighWater()
-                } catch {
-                    throw .storage(error)
-                }
+                let listed = Set(try rethrowing(try catalog.feeds(), as: PipelineError.storage).map(\.feedID))
+                let highWater = try rethrowing(try catalog.feedIDHighWater(), as: PipelineError.storage)
                 // A feedid never given is a mistake, and stops everything before anything is
                 // removed; one given and already removed (an earlier run of the same command,
                 // interrupted) is said and passed over, so the command can simply be run again.
@@ -200,12 +194,7 @@ extension FeedsCommand {
             let (context, configuration) = try options.context()
             try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
                 let catalog = try CatalogAccess.openForReading(configuration)
-                let feeds: [CatalogFeed]
-                do throws(StorageError) {
-                    feeds = try catalog.feeds()
-                } catch {
-                    throw .storage(error)
-                }
+                let feeds = try rethrowing(try catalog.feeds(), as: PipelineError.storage)
                 context.warn(unreadable: feeds.flatMap { feed in feed.unreadable.map { "feed \(feed.feedID): \($0)" } }, in: catalog.path)
                 print(FeedManagement.opml(feeds, title: title), terminator: "")
                 return CommandResult(report: nil, exitCode: ExitStatus.success)

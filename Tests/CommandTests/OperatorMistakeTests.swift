@@ -37,6 +37,31 @@ struct OperatorMistakeTests {
         #expect(try feeds.runCapturing(["set", "1", "--keep-items", "10000000", "--keep-days", "36500", "--data-dir", run.data]).status == 0)
     }
 
+    /// `--deadline 9223372036854775807s` once died of SIGILL converting it to milliseconds.
+    @Test(arguments: [
+        (["--deadline", "9223372036854775807s"], [:], "deadline = '9223372036854775807s'"),
+        (["--deadline", "3651d"], [:], "deadline = '3651d'"),
+        (["--stale-after", "106751991167300d"], [:], "stale-after = '106751991167300d'"),
+        ([], ["FEEDMILL_DEADLINE": "9223372036854775807s"], "(from environment FEEDMILL_DEADLINE)"),
+        ([], ["FEEDMILL_STALE_AFTER": "9223372036854775807"], "(from environment FEEDMILL_STALE_AFTER)"),
+    ] as [([String], [String: String], String)])
+    func aDurationLongerThanTenYearsIsAUsageErrorNotASignal(arguments: [String], environment: [String: String], named: String) throws {
+        let run = try BinaryRun(feeds: 1)
+        #expect(try run.createAll().status == 0)
+        let result = try run.update.runCapturing(["--all"] + arguments + run.options, environment: environment)
+        #expect(result.status == 64, "exit 64, not a signal: \(result.stderr)")
+        #expect(result.stderr.contains(named) && result.stderr.contains("at most 3650d"), "\(result.stderr)")
+        let longest = try run.update.runCapturing(["--all", "--deadline", "3650d", "--stale-after", "315360000s"] + run.options)
+        #expect(longest.status == 0, "ten years is still a duration: \(longest.stderr)")
+    }
+
+    @Test func rssFeedsRefusesAStaleAfterLongerThanTenYearsToo() throws {
+        let run = try BinaryRun(feeds: 1)
+        #expect(try run.createAll().status == 0)
+        let result = try feeds.runCapturing(["list", "--data-dir", run.data], environment: ["FEEDMILL_STALE_AFTER": "9223372036854775807s"])
+        #expect(result.status == 64 && result.stderr.contains("at most 3650d"), "\(result.status): \(result.stderr)")
+    }
+
     @Test func aDataDirectoryThatIsAFileIsNamedAsSuch() throws {
         let root = try TemporaryDirectory()
         let file = try root.write("data", "not a directory")

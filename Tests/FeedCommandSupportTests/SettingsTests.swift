@@ -70,7 +70,7 @@ struct SettingsTests {
             try settings.check()
         }
         let fromFile = try resolve(file: try ConfigFile(path: "f.toml", text: "stale-after = \"soon\""))
-        #expect(throws: SettingsError(message: "stale-after = 'soon' (from f.toml:1): expected a duration such as 90s, 15m, 1h or 2d")) {
+        #expect(throws: SettingsError(message: "stale-after = 'soon' (from f.toml:1): expected a duration such as 90s, 15m, 1h or 2d, at most 3650d (10 years)")) {
             try fromFile.value(Settings.staleAfter)
         }
     }
@@ -177,8 +177,26 @@ struct TypedSettingsTests {
         #expect(Seconds(argument: "999999999999999999d") == nil)
         let settings = try ResolvedSettings(command: .update, environment: ["FEEDMILL_STALE_AFTER": "999999999999999999d"], configFile: nil)
         #expect(throws: SettingsError(
-            message: "stale-after = '999999999999999999d' (from environment FEEDMILL_STALE_AFTER): expected a duration such as 90s, 15m, 1h or 2d")) {
+            message: "stale-after = '999999999999999999d' (from environment FEEDMILL_STALE_AFTER): expected a duration such as 90s, 15m, 1h or 2d, at most 3650d (10 years)")) {
             try settings.check()
+        }
+    }
+
+    @Test func aDurationLongerThanTenYearsIsRefusedWhereverItComesFrom() throws {
+        let longest = try ResolvedSettings(
+            command: .update, environment: ["FEEDMILL_STALE_AFTER": "3650d", "FEEDMILL_DEADLINE": "315360000s"], configFile: nil)
+        try longest.check()
+        #expect(longest[Settings.staleAfter] == Seconds.longest && longest[Settings.deadline] == Seconds.longest)
+        for (variable, key) in [("FEEDMILL_STALE_AFTER", "stale-after"), ("FEEDMILL_DEADLINE", "deadline")] {
+            let settings = try ResolvedSettings(command: .update, environment: [variable: "9223372036854775807s"], configFile: nil)
+            #expect(throws: SettingsError(
+                message: "\(key) = '9223372036854775807s' (from environment \(variable)): expected a duration such as 90s, 15m, 1h or 2d, at most 3650d (10 years)")) {
+                try settings.check()
+            }
+        }
+        let fromFile = try ResolvedSettings(command: .update, environment: [:], configFile: try ConfigFile(path: "f.toml", text: "deadline = \"3651d\""))
+        #expect(throws: SettingsError(message: "deadline = '3651d' (from f.toml:1): expected a duration such as 90s, 15m, 1h or 2d, at most 3650d (10 years)")) {
+            try fromFile.check()
         }
     }
 

@@ -61,8 +61,14 @@ extension SettingType where Value == Bool {
 }
 
 extension SettingType where Value == Seconds {
+    /// A duration from 0 to ``Seconds/longest``: the parser takes anything an `Int` holds, but
+    /// `--deadline 9223372036854775807s` is a typo, not a plan, and such a count has no
+    /// millisecond or instant to become. Refused here, it is a usage error naming the limit.
     static var duration: Self {
-        Self(expected: "a duration such as 90s, 15m, 1h or 2d", read: { Seconds(argument: $0) }, write: { $0.text })
+        let expected = "a duration such as 90s, 15m, 1h or 2d, at most \(Seconds.longest.text) (10 years)"
+        return Self(
+            expected: expected, read: { Seconds(argument: $0) }, problem: { $0.value <= Seconds.longest.value ? nil : expected },
+            write: { $0.text })
     }
 }
 

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedDates
 import FeedModel
 import Foundation
@@ -5,12 +6,9 @@ import Foundation
 /// Reads JSON Feed into the same ``ParsedFeed`` shape the XML formats produce.
 enum JSONFeedParser {
     static func parse(utf8: [UInt8]) throws(FeedParseError) -> ParsedFeed {
-        let document: JSONFeedDocument
-        do {
-            document = try decode(JSONFeedDocument.self, from: utf8)
-        } catch {
-            throw FeedParseError.unreadable(line: 1, column: 1, reason: "invalid JSON: \(describe(error))")
-        }
+        let document = try rethrowing(
+            try decode(JSONFeedDocument.self, from: utf8),
+            as: { error in FeedParseError.unreadable(line: 1, column: 1, reason: "invalid JSON: \(describe(error))") })
         guard document.version?.contains("jsonfeed.org/version/") == true else {
             throw FeedParseError.notAFeed(found: "a JSON document without a JSON Feed \"version\"")
         }

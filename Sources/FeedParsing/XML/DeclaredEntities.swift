@@ -17,6 +17,9 @@ struct DeclaredEntities {
 
     var isEmpty: Bool { values.isEmpty }
 
+    /// None: what a document without an internal subset declares.
+    init() {}
+
     init(document: [UInt8]) {
         guard case .subset(let subset) = Self.scanProlog(document) else { return }
         var index = subset.startIndex

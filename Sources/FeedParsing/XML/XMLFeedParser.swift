@@ -30,8 +30,10 @@ final class XMLFeedParser {
     private let handler: FeedElementHandler
     private let unmanaged: Unmanaged<FeedElementHandler>
     private let context: xmlParserCtxtPtr
-    /// `nil` until the prolog is known.
-    private var repair: LexicalRepair?
+    /// Knows no declared entities until the prolog is known; then replaced by one that knows
+    /// the prolog's (``append(_:isLast:)``). No byte reaches it before that.
+    private var repair = LexicalRepair(declared: DeclaredEntities())
+    private var prologIsKnown = false
     /// Bytes received and not yet given to libxml2 (the prolog, or what the repair held back).
     private var held: [UInt8] = []
     private var repaired: [UInt8] = []
@@ -68,10 +70,11 @@ final class XMLFeedParser {
     /// Parses the next UTF-8 bytes of the document (`isLast`: the end of it).
     func append(_ utf8: UnsafeBufferPointer<UInt8>, isLast: Bool) {
         guard !terminated else { return }
-        if repair == nil {
+        if !prologIsKnown {
             held.append(contentsOf: utf8)
             if !isLast, held.count < Self.prologLimit, case .incomplete = DeclaredEntities.scanProlog(held) { return }
             repair = LexicalRepair(declared: DeclaredEntities(document: held))
+            prologIsKnown = true
         } else if !held.isEmpty {
             held.append(contentsOf: utf8)
         } else {
@@ -91,8 +94,7 @@ final class XMLFeedParser {
 
     private func repairAndParse(_ input: UnsafeBufferPointer<UInt8>, isLast: Bool) {
         repaired.removeAll(keepingCapacity: true)
-        // `append` makes the repair before any bytes come here.
-        guard let (used, changed) = repair?.repair(input, isLast: isLast, into: &repaired) else { return }
+        let (used, changed) = repair.repair(input, isLast: isLast, into: &repaired)
         if used < input.count { held = Array(input[used...]) }
         if changed {
             repaired.withUnsafeBufferPointer { parse($0, isLast: isLast) }

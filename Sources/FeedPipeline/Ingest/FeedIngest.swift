@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedFetching
 import FeedModel
 import FeedNormalization
@@ -78,12 +79,7 @@ final class FeedIngest<Destination: EntryDestination>: BodyConsumer {
             do throws(IngestFailure) {
                 let parsed = try read.get()
                 if let destinationFailure { throw .storage(destinationFailure) }
-                let kept: Destination.Kept
-                do throws(StorageError) {
-                    kept = try destination.commit()
-                } catch {
-                    throw .storage(error)
-                }
+                let kept = try rethrowing(try destination.commit(), as: IngestFailure.storage)
                 let header = FeedNormalizer.header(parsed, feedURL: base ?? source?.url)
                 return .read(ReadFeed(normalized: header, version: parsed.version, encoding: parsed.encoding), kept)
             } catch {

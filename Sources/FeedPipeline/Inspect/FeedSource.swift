@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedFetching
 import Foundation
 
@@ -76,12 +77,7 @@ extension FeedSource {
             }
             return LoadedDocument(bytes: [UInt8](data), charset: nil, origin: URL(fileURLWithPath: path).standardizedFileURL.absoluteString)
         case .url(let url):
-            let outcome: FetchOutcome
-            do {
-                outcome = try HTTPFetcher(configuration: configuration).fetch(url)
-            } catch {
-                throw .fetchFailed(error)
-            }
+            let outcome = try rethrowing(try HTTPFetcher(configuration: configuration).fetch(url), as: SourceError.fetchFailed)
             if case .gone = outcome { throw .gone(url: url) }
             let response = outcome.response
             return LoadedDocument(bytes: response.body, charset: response.charset, origin: response.finalURL)
