@@ -55,6 +55,18 @@ struct OperatorMistakeTests {
         #expect(longest.status == 0, "ten years is still a duration: \(longest.stderr)")
     }
 
+    /// `--timeout 1e300` passed the check for a positive number and would have meant no
+    /// timeout at all: a fetch may take a day at most.
+    @Test func aTimeoutLongerThanADayIsAUsageError() throws {
+        let run = try BinaryRun(feeds: 1)
+        #expect(try run.createAll().status == 0)
+        for (arguments, environment) in [(["--timeout", "1e300"], [:]), ([], ["FEEDMILL_TIMEOUT": "86401"])] as [([String], [String: String])] {
+            let result = try run.update.runCapturing(["--all"] + arguments + run.options, environment: environment)
+            #expect(result.status == 64 && result.stderr.contains("a positive number up to 86400"), "\(result.status): \(result.stderr)")
+        }
+        #expect(try run.update.runCapturing(["--all", "--timeout", "86400"] + run.options).status == 0)
+    }
+
     @Test func rssFeedsRefusesAStaleAfterLongerThanTenYearsToo() throws {
         let run = try BinaryRun(feeds: 1)
         #expect(try run.createAll().status == 0)

@@ -38,9 +38,12 @@ extension SettingType where Value == Int {
 }
 
 extension SettingType where Value == Double {
-    static var positiveNumber: Self {
-        Self(
-        expected: "a positive number", read: { Double($0) }, problem: { $0 > 0 && $0.isFinite ? nil : "a positive number" },
+    /// A number above 0 and at most `limit`: a bound so large a value cannot mean what it
+    /// says (a fetch may not take 10^300 seconds) is refused, not taken as "no limit".
+    static func positiveNumber(atMost limit: Double) -> Self {
+        let expected = "a positive number up to \(Int(limit))"
+        return Self(
+            expected: expected, read: { Double($0) }, problem: { $0 > 0 && $0 <= limit ? nil : expected },
             write: { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int($0)) : String($0) })
     }
 }

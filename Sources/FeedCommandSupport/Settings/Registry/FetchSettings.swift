@@ -5,7 +5,8 @@
 /// fetcher; `SettingDefaultsTests` holds each to the library's own.
 extension Settings {
     public static let timeout = Setting(
-        "timeout", type: .positiveNumber, default: 60, valueName: "seconds", "Seconds one fetch may take, redirects included.")
+        "timeout", type: .positiveNumber(atMost: 86_400), default: 60, valueName: "seconds",
+        "Seconds one fetch may take, redirects included (at most a day).")
 
     public static let maxSize = Setting(
         "max-size", type: .wholeNumber(in: 1...1024), default: 16, valueName: "mib",
