@@ -76,25 +76,24 @@ struct ManifestStore {
         case .missing where !recover && !target.serves(Self.recordName):
             // Never published here (or before the record was kept): a first publication, which
             // writes no version under a name a file already has.
-            return Start(manifest: Manifest(), present: versionedFiles)
+            return Start(manifest: Manifest(), present: try versionedFiles())
         case .missing where !recover:
             throw Self.lost(manifestPath, "is missing, but rss-publish has published here (its record \(Self.recordName) is here)")
         case .unusable(let reason) where !recover:
             throw Self.lost(manifestPath, reason)
         default:
-            return recovered()
+            return try recovered()
         }
     }
 
     /// The manifest's bytes, as both the manifest and the record hold them.
     func encoded(_ manifest: Manifest) throws(PublishError) -> [UInt8] {
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return [UInt8](try encoder.encode(manifest)) + [0x0A]
-        } catch {
-            throw .storage(StorageError(path: target.location + "/" + Self.manifestName, message: "encoding the manifest failed: \(error)"))
-        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let json = try rethrowing(try encoder.encode(manifest), as: { (error: any Error) in
+            PublishError.storage(StorageError(path: target.location + "/" + Self.manifestName, message: "encoding the manifest failed: \(error)"))
+        })
+        return [UInt8](json) + [0x0A]
     }
 
     /// Swaps the new manifest in: from here on the publication has happened.
@@ -116,9 +115,10 @@ struct ManifestStore {
     }
 
     /// Files here under the names the publisher gives versions and deltas: none of them is
-    /// written over by a publication that cannot account for them.
-    private var versionedFiles: Set<String> {
-        Set(target.names().filter { PublishedFiles.isPublisherName($0) && $0.contains(".v") })
+    /// written over by a publication that cannot account for them (and so a listing that fails
+    /// stops the publication).
+    private func versionedFiles() throws(PublishError) -> Set<String> {
+        Set(try target.names().filter { PublishedFiles.isPublisherName($0) && $0.contains(".v") })
     }
 
     private static func lost(_ path: String, _ reason: String) -> PublishError {
@@ -131,7 +131,7 @@ struct ManifestStore {
     /// The record's publication, keeping only the files whose bytes still match its digests.
     /// Without a usable record nothing can be shown to be the publisher's: nothing is adopted,
     /// everything is left alone, and the publication starts anew beside it.
-    private func recovered() -> Start {
+    private func recovered() throws(PublishError) -> Start {
         let record: Manifest
         switch read(Self.recordName) {
         case .found(let found): record = found
@@ -140,7 +140,7 @@ struct ManifestStore {
                 manifest: Manifest(),
                 recovery: ["\(Self.recordName) is missing or unusable: nothing adopted; the files here are left alone, "
                     + "and the publication starts anew beside them (a file at a stable name still stops it)"],
-                present: versionedFiles)
+                present: try versionedFiles())
         }
         var start = Start(manifest: record)
         var digests: [String: String?] = [:]
@@ -177,7 +177,7 @@ struct ManifestStore {
         // Retired files carry no digest: they are not adopted, and so never removed.
         start.manifest.retiredFiles = nil
         let recovery = start.recovery
-        start = Start(manifest: start.manifest, recovery: recovery, present: versionedFiles)
+        start = Start(manifest: start.manifest, recovery: recovery, present: try versionedFiles())
         let adopted = start.manifest.feeds.count + (start.manifest.catalog == nil ? 0 : 1)
         start.recovery.insert(
             "recovered generation \(record.generation) from \(Self.recordName): \(adopted) snapshot(s) and "
