@@ -72,7 +72,8 @@ struct ManifestStore {
         let manifestPath = target.location + "/" + Self.manifestName
         switch read(Self.manifestName) {
         case .found(let manifest):
-            return Start(manifest: manifest)
+            // A file put since under a name the next version would take is counted above.
+            return Start(manifest: manifest, present: try versionedFiles())
         case .missing where !recover && !target.serves(Self.recordName):
             // Never published here (or before the record was kept): a first publication, which
             // writes no version under a name a file already has.
