@@ -32,8 +32,8 @@ struct ManifestStore {
         var recovery: [String] = []
         /// Versioned files here the publication cannot vouch for: left alone, never removed.
         var leftAlone: Set<String> = []
-        /// The highest version any file here has, by snapshot (feed 3, the catalog), when the
-        /// publication cannot vouch for them: new versions are numbered above, so none writes
+        /// The highest version any file here has, by snapshot (feed 3, the catalog), whether the
+        /// publication can vouch for it or not: new versions are numbered above, so none writes
         /// over a file that is there and no client ever sees one version number twice.
         var versionFloors: [PublishedName.Snapshot: Int] = [:]
 
