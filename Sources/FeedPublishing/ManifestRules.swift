@@ -32,6 +32,13 @@ extension Manifest {
 
     static func counted(_ version: Int) -> Bool { (1...largestCount).contains(version) }
 
+    /// The count after `count` (a version, a generation), or `nil` past ``largestCount``: how
+    /// every count goes up, so that no value read back (a manifest, a file name) can make it
+    /// overflow, and nothing is published under a number a publisher would refuse to read back.
+    static func count(after count: Int) -> Int? {
+        count < largestCount ? Swift.max(count, 0) + 1 : nil
+    }
+
     static func unexpected(_ name: String, _ role: String) -> String {
         "names \"\(name.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined())\" "
             + "as \(role), not a name the publisher gives"

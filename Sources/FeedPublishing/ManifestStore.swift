@@ -32,8 +32,8 @@ struct ManifestStore {
         var recovery: [String] = []
         /// Versioned files here the publication cannot vouch for: left alone, never removed.
         var leftAlone: Set<String> = []
-        /// The highest version any file here has, by snapshot (feed 3, the catalog), when the
-        /// publication cannot vouch for them: new versions are numbered above, so none writes
+        /// The highest version any file here has, by snapshot (feed 3, the catalog), whether the
+        /// publication can vouch for it or not: new versions are numbered above, so none writes
         /// over a file that is there and no client ever sees one version number twice.
         var versionFloors: [PublishedName.Snapshot: Int] = [:]
 
@@ -72,29 +72,29 @@ struct ManifestStore {
         let manifestPath = target.location + "/" + Self.manifestName
         switch read(Self.manifestName) {
         case .found(let manifest):
-            return Start(manifest: manifest)
+            // A file put since under a name the next version would take is counted above.
+            return Start(manifest: manifest, present: try versionedFiles())
         case .missing where !recover && !target.serves(Self.recordName):
             // Never published here (or before the record was kept): a first publication, which
             // writes no version under a name a file already has.
-            return Start(manifest: Manifest(), present: versionedFiles)
+            return Start(manifest: Manifest(), present: try versionedFiles())
         case .missing where !recover:
             throw Self.lost(manifestPath, "is missing, but rss-publish has published here (its record \(Self.recordName) is here)")
         case .unusable(let reason) where !recover:
             throw Self.lost(manifestPath, reason)
         default:
-            return recovered()
+            return try recovered()
         }
     }
 
     /// The manifest's bytes, as both the manifest and the record hold them.
     func encoded(_ manifest: Manifest) throws(PublishError) -> [UInt8] {
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return [UInt8](try encoder.encode(manifest)) + [0x0A]
-        } catch {
-            throw .storage(StorageError(path: target.location + "/" + Self.manifestName, message: "encoding the manifest failed: \(error)"))
-        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let json = try rethrowing(try encoder.encode(manifest), as: { (error: any Error) in
+            PublishError.storage(StorageError(path: target.location + "/" + Self.manifestName, message: "encoding the manifest failed: \(error)"))
+        })
+        return [UInt8](json) + [0x0A]
     }
 
     /// Swaps the new manifest in: from here on the publication has happened.
@@ -116,9 +116,10 @@ struct ManifestStore {
     }
 
     /// Files here under the names the publisher gives versions and deltas: none of them is
-    /// written over by a publication that cannot account for them.
-    private var versionedFiles: Set<String> {
-        Set(target.names().filter { PublishedFiles.isPublisherName($0) && $0.contains(".v") })
+    /// written over by a publication that cannot account for them (and so a listing that fails
+    /// stops the publication).
+    private func versionedFiles() throws(PublishError) -> Set<String> {
+        Set(try target.names().filter { PublishedFiles.isPublisherName($0) && $0.contains(".v") })
     }
 
     private static func lost(_ path: String, _ reason: String) -> PublishError {
@@ -131,7 +132,7 @@ struct ManifestStore {
     /// The record's publication, keeping only the files whose bytes still match its digests.
     /// Without a usable record nothing can be shown to be the publisher's: nothing is adopted,
     /// everything is left alone, and the publication starts anew beside it.
-    private func recovered() -> Start {
+    private func recovered() throws(PublishError) -> Start {
         let record: Manifest
         switch read(Self.recordName) {
         case .found(let found): record = found
@@ -140,7 +141,7 @@ struct ManifestStore {
                 manifest: Manifest(),
                 recovery: ["\(Self.recordName) is missing or unusable: nothing adopted; the files here are left alone, "
                     + "and the publication starts anew beside them (a file at a stable name still stops it)"],
-                present: versionedFiles)
+                present: try versionedFiles())
         }
         var start = Start(manifest: record)
         var digests: [String: String?] = [:]
@@ -177,7 +178,7 @@ struct ManifestStore {
         // Retired files carry no digest: they are not adopted, and so never removed.
         start.manifest.retiredFiles = nil
         let recovery = start.recovery
-        start = Start(manifest: start.manifest, recovery: recovery, present: versionedFiles)
+        start = Start(manifest: start.manifest, recovery: recovery, present: try versionedFiles())
         let adopted = start.manifest.feeds.count + (start.manifest.catalog == nil ? 0 : 1)
         start.recovery.insert(
             "recovered generation \(record.generation) from \(Self.recordName): \(adopted) snapshot(s) and "

@@ -6,11 +6,13 @@ enum PublishedFiles {
     /// Files the previous manifest knew that the next one no longer names: those a client may
     /// still be downloading (the previous publication served them) are kept one more round and
     /// listed as retired in the next manifest; the rest are removed once it is written.
-    static func retire(previous: Manifest, next: Manifest, in target: any PublicationTarget) -> (retired: [String], removeNow: [String]) {
+    static func retire(
+        previous: Manifest, next: Manifest, in target: any PublicationTarget
+    ) throws(PublishError) -> (retired: [String], removeNow: [String]) {
         let known = previous.files.union(previous.retiredFiles ?? []).filter { isPublisherName($0) && target.holdsFile($0) }
         let unnamed = known.subtracting(next.files)
         let keptOneMore = unnamed.intersection(previous.servedFiles)
-        let removeNow = unnamed.subtracting(keptOneMore).union(staleTemporaries(in: target))
+        let removeNow = unnamed.subtracting(keptOneMore).union(try staleTemporaries(in: target))
         // Retired names stay listed until they are gone, so an interrupted removal is retried.
         return (unnamed.sorted(), removeNow.sorted())
     }
@@ -29,8 +31,8 @@ enum PublishedFiles {
     /// Temporary files of an interrupted publication: a publisher name (or the manifest)
     /// followed by `.tmp-<pid>`, possibly with SQLite's `-journal`. The target is locked
     /// while publishing, so any found now belong to a run that has ended.
-    static func staleTemporaries(in target: any PublicationTarget) -> Set<String> {
-        Set(target.names().filter { name in
+    static func staleTemporaries(in target: any PublicationTarget) throws(PublishError) -> Set<String> {
+        Set(try target.names().filter { name in
             guard let range = name.range(of: ".tmp-", options: .backwards) else { return false }
             let base = String(name[..<range.lowerBound])
             var suffix = name[range.upperBound...]

@@ -3,7 +3,9 @@
 /// publisher's own (and so the only ones it may ever remove) cannot drift apart.
 ///
 /// Only the form the publisher writes is read back: `feed_3.v2.sqlite`, never
-/// `feed_03.v2.sqlite` or a number too large to have been counted to.
+/// `feed_03.v2.sqlite` or a version past ``Manifest/largestCount`` (no publisher counts that
+/// far): a file named `feed_3.v9223372036854775807.sqlite` is someone else's, left alone and
+/// never taken as a version to count above.
 public enum PublishedName: Hashable, Sendable {
     /// `feed_3.sqlite`: the stable name clients of the original z_rss layout sync.
     case feed(Int64)
@@ -67,7 +69,7 @@ public enum PublishedName: Hashable, Sendable {
         }
         guard name.hasPrefix("feed_") else { return nil }
         let parts = name.dropFirst("feed_".count).split(separator: ".", omittingEmptySubsequences: false)
-        guard let id = parts.first.flatMap(count).map(Int64.init) else { return nil }
+        guard let id = parts.first.flatMap(identifier) else { return nil }
         switch parts.count {
         case 2 where parts[1] == "sqlite":
             return .feed(id)
@@ -84,9 +86,19 @@ public enum PublishedName: Hashable, Sendable {
         }
     }
 
-    /// Decimal digits and nothing else (no sign), as the publisher writes its numbers.
+    /// A version as the publisher counts them: one it could have counted to, in its own digits.
     private static func count(_ text: Substring) -> Int? {
+        digits(text).flatMap { Int(exactly: $0) }.flatMap { $0 <= Manifest.largestCount ? $0 : nil }
+    }
+
+    /// A feed id: the catalog's rowid, any the catalog can hold (it is given, not counted).
+    private static func identifier(_ text: Substring) -> Int64? {
+        digits(text)
+    }
+
+    /// Decimal digits and nothing else (no sign), as the publisher writes its numbers.
+    private static func digits(_ text: Substring) -> Int64? {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int(text)
+        return Int64(text)
     }
 }

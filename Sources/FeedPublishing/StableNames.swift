@@ -19,7 +19,7 @@ enum StableNames {
         for name in names where !owned.contains(name) && target.serves(name) {
             throw .storage(StorageError(
                 path: target.location + "/" + name,
-                message: "exists in the output directory but was not published by rss-publish; move it away, it would be replaced"))
+                message: "is there but was not published by rss-publish; move it away, it would be replaced"))
         }
     }
 

@@ -65,7 +65,6 @@ struct PublishCommand: ParsableCommand {
         let context = try CommandContext.make(.publish, common: common, given: given)
         let (data, publish) = context.publishConfiguration(full: full)
         try CommandRunner.run(context, now: publish.clock) { () throws(PublishError) in
-            try PublishRun.refuseOverlap(output: publish.outputDirectory, data: data.path)
             let catalog = try PublishRun.openCatalog(data)
             let report = try PublishRun(data: data, configuration: publish, catalog: catalog)
                 .run(only: feeds.isEmpty ? nil : feeds, recover: recover)

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedStorage
 import Foundation
 import Synchronization
@@ -20,6 +21,8 @@ final class MemoryTarget: PublicationTarget {
         var files: [String: [UInt8]] = [:]
         var events: [Event] = []
         var locked = false
+        /// Listing fails, as a store's listing can (a network error, a denied permission).
+        var unlistable = false
     }
 
     private let state = Mutex(State())
@@ -40,6 +43,11 @@ final class MemoryTarget: PublicationTarget {
     var files: [String: [UInt8]] { state.withLock { $0.files } }
     var events: [Event] { state.withLock { $0.events } }
 
+    /// From now on, listing the target fails.
+    func failListing() {
+        state.withLock { $0.unlistable = true }
+    }
+
     /// The lock held by one publication; released when the publication lets it go.
     final class Held: Sendable {
         let release: @Sendable () -> Void
@@ -57,7 +65,11 @@ final class MemoryTarget: PublicationTarget {
         return Held { [self] in self.state.withLock { $0.locked = false } }
     }
 
-    func names() -> [String] { state.withLock { Array($0.files.keys) } }
+    func names() throws(PublishError) -> [String] {
+        let listing = state.withLock { $0.unlistable ? nil : Array($0.files.keys) }
+        guard let listing else { throw .outputDirectory(path: location, reason: "cannot be listed") }
+        return listing
+    }
     func serves(_ name: String) -> Bool { state.withLock { $0.files[name] != nil } }
     func holdsFile(_ name: String) -> Bool { serves(name) }
     func read(_ name: String) -> [UInt8]? { state.withLock { $0.files[name] } }
@@ -71,12 +83,7 @@ final class MemoryTarget: PublicationTarget {
 
     func put<Made>(_ name: String, writtenBy write: (String) throws(StorageError) -> Made) throws(PublishError) -> Made {
         let path = scratch + "/" + name
-        let made: Made
-        do {
-            made = try write(path)
-        } catch {
-            throw .storage(error)
-        }
+        let made = try rethrowing(try write(path), as: PublishError.storage)
         guard let bytes = FileManager.default.contents(atPath: path) else {
             throw .storage(StorageError(path: path, message: "was not written"))
         }

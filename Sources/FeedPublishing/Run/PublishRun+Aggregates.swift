@@ -5,11 +5,11 @@ import FeedStorage
 extension PublishRun {
     func publishCatalog(_ publication: inout Publication) throws(PublishError) -> PublishedCatalog {
         let previous = publication.previous.catalog
-        let fingerprint = try storage { () throws(StorageError) in try Snapshot.catalogFingerprint(catalog.readLocation) }
+        let fingerprint = try rethrowing(try Snapshot.catalogFingerprint(catalog.readLocation), as: PublishError.storage)
         if let previous, previous.sourceFingerprint == fingerprint, !configuration.full, target.serves(previous.file) {
             return previous
         }
-        let version = max(previous?.version ?? 0, publication.start.versionFloors[.catalog] ?? 0) + 1
+        let version = try nextVersion(after: previous?.version, floor: publication.start.versionFloors[.catalog], of: .catalog)
         let file = PublishedName.catalogVersion(version).fileName
         let name = PublishedName.catalog.fileName
         let snapshot = try target.put(file) { path throws(StorageError) in try Snapshot.writeCatalog(from: catalog.readLocation, to: path) }

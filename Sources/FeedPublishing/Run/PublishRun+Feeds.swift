@@ -62,8 +62,7 @@ extension PublishRun {
             publication.report.feedsUnchanged += 1
             return earlier
         }
-        // Above any version a file here has that the publication cannot vouch for (``ManifestStore``).
-        let version = max(earlier?.version ?? 0, floor ?? 0) + 1
+        let version = try nextVersion(after: earlier?.version, floor: floor, of: .feed(feed.feedID))
         let file = PublishedName.feedVersion(feed.feedID, version: version).fileName
         // What this feed writes goes again if the feed fails half-way (a delta cannot be written).
         let written = publication.written
@@ -99,24 +98,21 @@ extension PublishRun {
         _ feedID: Int64, to version: Int, snapshot file: String, from history: [PublishedVersion], _ publication: inout Publication
     ) throws(PublishError) -> [PublishedDelta] {
         guard !history.isEmpty else { return [] }
-        let current = try storage { () throws(StorageError) in try Snapshot.items(ofSnapshot: try localCopy(file)) }
+        let current = try rethrowing(try Snapshot.items(ofSnapshot: try localCopy(file)), as: PublishError.storage)
         var deltas: [PublishedDelta] = []
         for old in history where target.serves(old.file) {
             let items: [String: [SQLValue]]
-            do throws(PublishError) {
-                items = try storage { () throws(StorageError) in try Snapshot.items(ofSnapshot: try localCopy(old.file)) }
+            do throws(StorageError) {
+                items = try Snapshot.items(ofSnapshot: try localCopy(old.file))
             } catch {
                 publication.report.warnings.append("feed \(feedID): no delta from version \(old.version): \(error.description)")
                 continue
             }
             let delta = Delta(feedID: feedID, from: old.version, to: version, old: items, new: current)
             let deltaFile = PublishedName.feedDelta(feedID, from: old.version, to: version).fileName
-            let bytes: [UInt8]
-            do {
-                bytes = try delta.encoded()
-            } catch {
-                throw .storage(StorageError(path: target.location + "/" + deltaFile, message: "encoding delta failed: \(error)"))
-            }
+            let bytes = try rethrowing(try delta.encoded(), as: { (error: any Error) in
+                PublishError.storage(StorageError(path: target.location + "/" + deltaFile, message: "encoding delta failed: \(error)"))
+            })
             try target.put(bytes, as: deltaFile)
             publication.written.add(deltaFile)
             deltas.append(PublishedDelta(fromVersion: old.version, file: deltaFile, sha256: SHA256.hexDigest(bytes), size: bytes.count))
@@ -127,15 +123,9 @@ extension PublishRun {
     /// The local path of a published file, its failure as a storage error (the one a reader of
     /// the snapshot would give).
     func localCopy(_ name: String) throws(StorageError) -> String {
-        do {
-            return try target.localCopy(of: name)
-        } catch {
-            if case .storage(let storage) = error { throw storage }
-            throw StorageError(path: target.location + "/" + name, message: error.description)
-        }
-    }
-
-    func storage<T>(_ body: () throws(StorageError) -> T) throws(PublishError) -> T {
-        try rethrowing(try body(), as: PublishError.storage)
+        try rethrowing(try target.localCopy(of: name), as: { (error: PublishError) in
+            if case .storage(let storage) = error { return storage }
+            return StorageError(path: target.location + "/" + name, message: error.description)
+        })
     }
 }

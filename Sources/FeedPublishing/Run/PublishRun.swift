@@ -29,21 +29,13 @@ public struct PublishRun: Sendable {
 
     public static let manifestName = ManifestStore.manifestName
 
-    /// Refuses an output directory that is, contains or lies inside the data directory
-    /// (symbolic links resolved): checked before anything is opened or written.
-    public static func refuseOverlap(output: String, data: String) throws(PublishError) {
-        try DirectoryOverlap.refuse(output: output, data: data)
-    }
-
     /// The catalog to publish, read only, after the data directory's checks (no catalog, a
     /// lost one); the data directory is not locked, as publishing runs beside updates.
     public static func openCatalog(_ data: DataDirectory) throws(PublishError) -> Catalog {
-        do {
-            return try data.openCatalogForReading()
-        } catch {
-            if case .storage(let storage) = error { throw .storage(storage) }
-            throw .dataDirectory(error)
-        }
+        try rethrowing(try data.openCatalogForReading(), as: { (error: DataDirectoryError) in
+            if case .storage(let storage) = error { return PublishError.storage(storage) }
+            return PublishError.dataDirectory(error)
+        })
     }
 
     /// - Parameters:
@@ -93,8 +85,11 @@ public struct PublishRun: Sendable {
     /// to be removed now that the manifest no longer names them.
     private func writeManifest(_ store: ManifestStore, _ publication: inout Publication) throws(PublishError) -> [String] {
         let previous = publication.previous
-        publication.next.generation = previous.generation + 1
-        let retirement = PublishedFiles.retire(previous: previous, next: publication.next, in: target)
+        guard let generation = Manifest.count(after: previous.generation) else {
+            throw .outputDirectory(path: target.location, reason: Self.countedOut("\(Self.manifestName)'s generation"))
+        }
+        publication.next.generation = generation
+        let retirement = try PublishedFiles.retire(previous: previous, next: publication.next, in: target)
         publication.next.retiredFiles = retirement.retired.isEmpty ? nil : retirement.retired
         // Names of feeds no longer published stay listed until their removal is done.
         let stable = Set(StableNames.names(of: publication.next)).union((previous.stableFiles ?? []).filter { target.serves($0) })
@@ -107,6 +102,20 @@ public struct PublishRun: Sendable {
         publication.report.bytesWritten += 2 * bytes.count
         publication.report.generation = publication.next.generation
         return retirement.removeNow
+    }
+
+    /// The version after `earlier`'s and above `floor` (the highest a file there has that the
+    /// publication cannot vouch for, ``ManifestStore``), for the snapshot called `name`.
+    func nextVersion(after earlier: Int?, floor: Int?, of name: PublishedName) throws(PublishError) -> Int {
+        guard let version = Manifest.count(after: Swift.max(earlier ?? 0, floor ?? 0)) else {
+            throw .storage(StorageError(path: target.location + "/" + name.fileName, message: Self.countedOut("its version")))
+        }
+        return version
+    }
+
+    /// Why a count cannot go up: it is at the last number a client reads exactly from JSON.
+    static func countedOut(_ what: String) -> String {
+        "\(what) has reached \(Manifest.largestCount), the last number a client reads exactly; publish into a new directory"
     }
 
     /// Removes what the new manifest retired (the publisher's own plain files only).

@@ -29,18 +29,35 @@ public struct DirectoryTarget: PublicationTarget {
     public func lock() throws(PublishError) -> AnyObject {
         try DirectoryOverlap.refuse(output: path, data: dataDirectory)
         if let problem = FileSystemDiagnosis.directoryProblem(path, create: true) { throw .outputDirectory(path: path, reason: problem) }
-        do {
-            return try RunLock(lockingDirectory: path)
-        } catch {
-            switch error {
-            case .cannotOpen(let reason): throw .outputDirectory(path: path, reason: reason)
-            case .held: throw .busy(lockPath: path, holder: "another rss-publish")
-            }
+        return try rethrowing(try RunLock(lockingDirectory: path), as: refused)
+    }
+
+    /// Why the lock was not taken, as the publication says it.
+    private func refused(_ refusal: RunLock.Refusal) -> PublishError {
+        switch refusal {
+        case .cannotOpen(let reason): return .outputDirectory(path: path, reason: reason)
+        case .held: return .busy(lockPath: path, holder: "another rss-publish")
         }
     }
 
-    public func names() -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    public func names() throws(PublishError) -> [String] {
+        guard let directory = opendir(path) else { throw unlisted() }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw unlisted() }
+                return names
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+    }
+
+    /// The listing's failure, with the system's reason (read from `errno`).
+    private func unlisted() -> PublishError {
+        .outputDirectory(path: path, reason: "cannot be listed (\(String(cString: strerror(errno))))")
     }
 
     public func serves(_ name: String) -> Bool {
@@ -78,21 +95,23 @@ public struct DirectoryTarget: PublicationTarget {
         var nameInfo = stat()
         guard stat(target, &targetInfo) == 0 else { return false }
         if lstat(link, &nameInfo) == 0, nameInfo.st_ino == targetInfo.st_ino, nameInfo.st_dev == targetInfo.st_dev { return false }
+        try rethrowing(try Self.link(link, to: target, publishedAs: name), as: { PublishError.storage(StorageError($0)) })
+        return true
+    }
+
+    /// Makes `link` serve `target`'s bytes in one rename: a hard link to it under a temporary
+    /// name, or a copy where hard links cannot be made.
+    private static func link(_ link: String, to target: String, publishedAs name: String) throws(FileError) {
         let temporary = link + ".tmp-\(getpid())"
         unlink(temporary)
-        do throws(FileError) {
-            if Glibc.link(target, temporary) == 0 {
-                try DurableFiles.rename(temporary, to: link)
-            } else {
-                guard let bytes = FileManager.default.contents(atPath: target) else {
-                    throw FileError(path: target, message: "cannot read to publish as \(name)")
-                }
-                try DurableFiles.write([UInt8](bytes), to: link)
+        if Glibc.link(target, temporary) == 0 {
+            try DurableFiles.rename(temporary, to: link)
+        } else {
+            guard let bytes = FileManager.default.contents(atPath: target) else {
+                throw FileError(path: target, message: "cannot read to publish as \(name)")
             }
-        } catch {
-            throw .storage(StorageError(error))
+            try DurableFiles.write([UInt8](bytes), to: link)
         }
-        return true
     }
 
     public func delete(_ name: String) -> Bool {

@@ -21,8 +21,11 @@ public protocol PublicationTarget: Sendable {
     /// until the returned object is released.
     func lock() throws(PublishError) -> AnyObject
 
-    /// Every name there, whoever put it.
-    func names() -> [String]
+    /// Every name there, whoever put it. A listing that fails is an error, never an empty
+    /// list: the publication counts its versions above what is there and takes back only
+    /// its own temporaries, so a target that looked empty could have a file it did not
+    /// write replaced (``PublishError/outputDirectory(path:reason:)``).
+    func names() throws(PublishError) -> [String]
 
     /// A reader asking for `name` gets a file (a link to one included).
     func serves(_ name: String) -> Bool
