@@ -1,3 +1,5 @@
+import FeedStorage
+
 /// Every name the publisher gives a file, in both directions: ``fileName`` writes it and
 /// ``init(fileName:)`` reads it back, so the names written and the names recognised as the
 /// publisher's own (and so the only ones it may ever remove) cannot drift apart.
@@ -7,7 +9,8 @@
 /// far): a file named `feed_3.v9223372036854775807.sqlite` is someone else's, left alone and
 /// never taken as a version to count above.
 public enum PublishedName: Hashable, Sendable {
-    /// `feed_3.sqlite`: the stable name clients of the original z_rss layout sync.
+    /// `feed_3.sqlite`: the stable name clients of the original z_rss layout sync, which is
+    /// the feed database's own name in the data directory (``DataDirectory``).
     case feed(Int64)
     /// `feed_3.v2.sqlite`: one version of a feed's snapshot.
     case feedVersion(Int64, version: Int)
@@ -30,10 +33,10 @@ public enum PublishedName: Hashable, Sendable {
 
     public var fileName: String {
         switch self {
-        case .feed(let id): return "feed_\(id).sqlite"
+        case .feed(let id): return DataDirectory.feedDatabaseFileName(id)
         case .feedVersion(let id, let version): return "feed_\(id).v\(version).sqlite"
         case .feedDelta(let id, let from, let to): return "feed_\(id).v\(from)-v\(to).delta.json"
-        case .catalog: return "all_feeds.sqlite"
+        case .catalog: return DataDirectory.catalogFileName
         case .catalogVersion(let version): return "all_feeds.v\(version).sqlite"
         case .atom: return "atom.xml"
         case .index: return "index.html"
@@ -61,7 +64,7 @@ public enum PublishedName: Hashable, Sendable {
         switch name {
         case "atom.xml": return .atom
         case "index.html": return .index
-        case "all_feeds.sqlite": return .catalog
+        case DataDirectory.catalogFileName: return .catalog
         default: break
         }
         if name.hasPrefix("all_feeds.v"), name.hasSuffix(".sqlite") {

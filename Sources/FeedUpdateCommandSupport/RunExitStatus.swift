@@ -45,14 +45,8 @@ extension RunMetrics {
 }
 
 extension CommandResult {
-    /// The result of a command's work that ran an update (`report`), or none (`nil`).
-    public init(report: RunReport?, exitCode: Int32) {
-        self.init(metrics: report.map(RunMetrics.init), exitCode: exitCode)
-    }
-}
-
-extension MetricsFile.Run {
-    public init(command: String, finishedAt: Int64, succeeded: Bool, exitCode: Int32, report: RunReport?) {
-        self.init(command: command, finishedAt: finishedAt, succeeded: succeeded, exitCode: exitCode, metrics: report.map(RunMetrics.init))
+    /// The result of a command's work that ran an update.
+    public init(report: RunReport, exitCode: Int32) {
+        self.init(metrics: RunMetrics(report), exitCode: exitCode)
     }
 }

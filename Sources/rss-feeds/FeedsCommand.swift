@@ -56,7 +56,7 @@ extension FeedsCommand {
                 let listing = try FeedManagement.list(catalog, configuration: configuration)
                 context.warn(unreadable: listing.flatMap { feed in feed.unreadable.map { "feed \(feed.feedID): \($0)" } }, in: catalog.path)
                 print(try FeedTable.render(listing, format: format, now: configuration.clock()), terminator: "")
-                return CommandResult(report: nil, exitCode: ExitStatus.success)
+                return CommandResult(exitCode: ExitStatus.success)
             }
         }
     }
@@ -86,7 +86,7 @@ extension FeedsCommand {
                 context.summary(
                     isNew ? "rss-feeds: added feed \(feed.feedID): \(feed.url); the next rss-update fetches it\n"
                         : "rss-feeds: already listed as feed \(feed.feedID): \(feed.url)\n")
-                return CommandResult(report: nil, exitCode: ExitStatus.success)
+                return CommandResult(exitCode: ExitStatus.success)
             }
         }
     }
@@ -125,7 +125,7 @@ extension FeedsCommand {
                         exitCode = ExitStatus.someFeedsFailed
                     }
                 }
-                return CommandResult(report: nil, exitCode: exitCode)
+                return CommandResult(exitCode: exitCode)
             }
         }
     }
@@ -176,7 +176,7 @@ extension FeedsCommand {
                     if let keepDays { retention.keepDays = keepDays }
                 }
                 context.summary("rss-feeds: feed \(feed.feedID) keeps \(FeedTable.describe(feed.state.retention)) from its next update\n")
-                return CommandResult(report: nil, exitCode: ExitStatus.success)
+                return CommandResult(exitCode: ExitStatus.success)
             }
         }
     }
@@ -197,7 +197,7 @@ extension FeedsCommand {
                 let feeds = try rethrowing(try catalog.feeds(), as: PipelineError.storage)
                 context.warn(unreadable: feeds.flatMap { feed in feed.unreadable.map { "feed \(feed.feedID): \($0)" } }, in: catalog.path)
                 print(FeedManagement.opml(feeds, title: title), terminator: "")
-                return CommandResult(report: nil, exitCode: ExitStatus.success)
+                return CommandResult(exitCode: ExitStatus.success)
             }
         }
     }

@@ -73,7 +73,7 @@ struct OutputTests {
         let directory = try TemporaryDirectory()
         let path = directory.url.path + "/feedmill.prom"
         let report = RunReport(feeds: feeds, duration: 2.5, notStarted: [11, 12], stoppedBy: .deadline)
-        try MetricsFile.write(.init(command: "rss-update", finishedAt: 1_700_000_000, succeeded: true, exitCode: 1, report: report), to: path)
+        try MetricsFile.write(.init(command: "rss-update", finishedAt: 1_700_000_000, succeeded: true, exitCode: 1, metrics: RunMetrics(report)), to: path)
         let text = String(decoding: try #require(FileManager.default.contents(atPath: path)), as: UTF8.self)
         let samples = Dictionary(uniqueKeysWithValues: text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line -> (String, String) in
             let parts = line.split(separator: " ")
@@ -94,7 +94,7 @@ struct OutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["feedmill.prom"])
 
         // A run that did not complete keeps the last success time of the one before.
-        try MetricsFile.write(.init(command: "rss-update", finishedAt: 1_700_003_600, succeeded: false, exitCode: 143, report: nil), to: path)
+        try MetricsFile.write(.init(command: "rss-update", finishedAt: 1_700_003_600, succeeded: false, exitCode: 143, metrics: nil), to: path)
         let after = String(decoding: try #require(FileManager.default.contents(atPath: path)), as: UTF8.self)
         #expect(after.contains("feedmill_last_success_timestamp_seconds{command=\"rss-update\"} 1700000000\n"))
         #expect(after.contains("feedmill_last_run_timestamp_seconds{command=\"rss-update\"} 1700003600\n"))
