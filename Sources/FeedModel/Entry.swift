@@ -23,15 +23,20 @@ public struct Entry: Sendable, Equatable {
     /// Published, else updated; `nil` when the feed gives no date Feedmill can read.
     public var pubdate: Int64?
     public var updated: Int64?
+    /// What a reader shows as the byline: the authors' display names, joined by ", ".
     public var author: String?
+    /// The credited people in document order, without repeats (`items.authors_json`).
+    public var authors: [Person]
     public var enclosures: [Enclosure]
-    public var thumbnail: String?
-    public var categories: [String]
+    /// The one picture a reader shows beside the entry (`items.image_url`): an absolute
+    /// `http`/`https` URL.
+    public var image: String?
+    public var categories: [EntryCategory]
 
     public init(
         id: String, idSource: EntryIDSource, permalink: String?, title: String, summary: SafeHTML,
-        pubdate: Int64?, updated: Int64?, author: String?, enclosures: [Enclosure] = [],
-        thumbnail: String? = nil, categories: [String] = []
+        pubdate: Int64?, updated: Int64?, author: String?, authors: [Person] = [], enclosures: [Enclosure] = [],
+        image: String? = nil, categories: [EntryCategory] = []
     ) {
         self.id = id
         self.idSource = idSource
@@ -41,8 +46,9 @@ public struct Entry: Sendable, Equatable {
         self.pubdate = pubdate
         self.updated = updated
         self.author = author
+        self.authors = authors
         self.enclosures = enclosures
-        self.thumbnail = thumbnail
+        self.image = image
         self.categories = categories
     }
 }
@@ -53,17 +59,21 @@ public struct NormalizedFeed: Sendable, Equatable {
     public var title: String
     /// The site's home page (absolute `http`/`https`), or `nil`.
     public var link: String?
+    /// Description, picture and language, for the catalog's `about` side.
+    public var about: FeedDescription
     public var hints: SchedulingHints
     public var entries: [Entry]
     public var diagnostics: [String]
 
     public init(
-        format: FeedFormat, title: String, link: String?, hints: SchedulingHints = SchedulingHints(),
+        format: FeedFormat, title: String, link: String?, about: FeedDescription = FeedDescription(),
+        hints: SchedulingHints = SchedulingHints(),
         entries: [Entry], diagnostics: [String] = []
     ) {
         self.format = format
         self.title = title
         self.link = link
+        self.about = about
         self.hints = hints
         self.entries = entries
         self.diagnostics = diagnostics

@@ -20,27 +20,17 @@ public struct FeedLink: Sendable, Equatable {
     }
 }
 
-/// A media file attached to an entry: RSS `enclosure`, Atom `link rel="enclosure"`,
-/// `media:content`, JSON Feed `attachments`.
-public struct Enclosure: Sendable, Equatable {
-    public var url: String
-    public var type: String?
-    public var length: Int64?
-
-    public init(url: String, type: String? = nil, length: Int64? = nil) {
-        self.url = url
-        self.type = type
-        self.length = length
-    }
-}
-
 /// An enclosure as found: its unresolved link (with `type`) and the stated length in bytes.
 public struct ParsedEnclosure: Sendable, Equatable {
     public var link: FeedLink
     public var length: Int64?
+    /// Playing time in seconds, where the element states it (`media:content duration`, JSON Feed
+    /// `duration_in_seconds`).
+    public var duration: Int64?
 
-    public init(link: FeedLink, length: Int64? = nil) {
+    public init(link: FeedLink, length: Int64? = nil, duration: Int64? = nil) {
         self.link = link
         self.length = length
+        self.duration = duration
     }
 }

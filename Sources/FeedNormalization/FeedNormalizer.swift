@@ -70,8 +70,8 @@ public enum FeedNormalizer {
             updated: updated,
             author: author(from: authors),
             enclosures: entry.enclosures.compactMap { enclosure(from: $0, entry: entry, documentBase: documentBase) },
-            thumbnail: thumbnail(entry, documentBase: documentBase),
-            categories: entry.categories.map { PlainText.collapseWhitespace(XMLCharacters.filtered($0)) }.filter { !$0.isEmpty })
+            image: thumbnail(entry, documentBase: documentBase),
+            categories: entry.categories.map { PlainText.collapseWhitespace(XMLCharacters.filtered($0)) }.filter { !$0.isEmpty }.map { EntryCategory(term: $0) })
     }
 
     /// Content when it has any text, else the summary, moved out of the entry (both are

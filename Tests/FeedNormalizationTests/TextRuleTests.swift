@@ -151,6 +151,6 @@ struct EntryFieldTests {
             Enclosure(url: "https://feed.example/a.mp3", type: "audio/mpeg", length: 12),
             Enclosure(url: "https://e.com/cover.jpg", type: "image/jpeg"),
         ])
-        #expect(entry.thumbnail == "https://e.com/cover.jpg")
+        #expect(entry.image == "https://e.com/cover.jpg")
     }
 }

@@ -35,8 +35,8 @@ public enum InspectReport {
         if details {
             members += [
                 ("id_source", .string(entry.idSource.rawValue)),
-                ("thumbnail", .optional(entry.thumbnail)),
-                ("categories", .array(entry.categories.map(JSONValue.string))),
+                ("thumbnail", .optional(entry.image)),
+                ("categories", .array(entry.categories.map { JSONValue.string($0.term) })),
                 (
                     "enclosures",
                     .array(
