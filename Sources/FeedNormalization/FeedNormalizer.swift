@@ -42,7 +42,7 @@ public enum FeedNormalizer {
     public static func header(_ parsed: ParsedFeed, feedURL: String?) -> NormalizedFeed {
         NormalizedFeed(
             format: parsed.format,
-            title: parsed.title.map { PlainText.from($0.withoutForbiddenCharacters(), typed: parsed.format == .atom) } ?? "",
+            title: parsed.title.map { PlainText.title($0.withoutForbiddenCharacters(), format: parsed.format) } ?? "",
             link: siteLink(parsed, feedURL: feedURL),
             hints: parsed.hints,
             entries: [],
@@ -64,7 +64,7 @@ public enum FeedNormalizer {
             id: identity.id,
             idSource: identity.source,
             permalink: permalink,
-            title: (entry.title ?? entry.mediaTitle).map { PlainText.from($0.withoutForbiddenCharacters(), typed: feed.format == .atom) } ?? "",
+            title: (entry.title ?? entry.mediaTitle).map { PlainText.title($0.withoutForbiddenCharacters(), format: feed.format) } ?? "",
             summary: summary,
             pubdate: published ?? updated,
             updated: updated,

@@ -20,6 +20,29 @@ public enum PlainText {
         }
     }
 
+    /// A feed's or an entry's title, by its format's rule: Atom's `type` is a statement
+    /// (`typed`), RSS titles are HTML by custom, JSON Feed titles are text with character
+    /// references (``fromTextWithReferences(_:)``).
+    public static func title(_ text: FeedText, format: FeedFormat) -> String {
+        format == .json && text.kind == .text ? fromTextWithReferences(text.value) : from(text, typed: format == .atom)
+    }
+
+    /// Plain text in which publishers write HTML's character references anyway: JSON Feed
+    /// titles are plain text by the spec, but WordPress's and other generators' JSON Feeds run
+    /// them through the same escaping as their pages (`"Add Task &amp; Sub Tasks"`,
+    /// `"It&#8217;s"`), and a literal `&amp;` is what no title means. The references are
+    /// decoded once, as the HTML reader decodes them; every `<` stays a character
+    /// (`"Why <script> matters"` keeps its words) and white space collapses as in any title.
+    public static func fromTextWithReferences(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return collapseWhitespace(text) }
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "<") { escaped.append(contentsOf: "&lt;".utf8) } else { escaped.append(byte) }
+        }
+        return fromHTML(String(decoding: escaped, as: UTF8.self), keepingUnknownTags: false)
+    }
+
     public static func fromHTML(_ html: String, keepingUnknownTags: Bool = true) -> String {
         guard html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else {
             return collapseWhitespace(html)

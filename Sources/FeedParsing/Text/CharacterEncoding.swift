@@ -10,11 +10,15 @@ import FeedBasics
 ///
 /// Precedence, first match wins:
 /// 1. A byte-order mark (UTF-8, UTF-16, UTF-32).
-/// 2. A UTF-16/32 label (transport charset, then the XML declaration) or the
-///    `<?` pattern of BOM-less UTF-16.
+/// 2. The `<` of BOM-less UTF-32 or the `<?` of BOM-less UTF-16 (XML 1.0 Appendix F), then a
+///    UTF-16/32 label (transport charset, then the XML declaration).
 /// 3. Bytes that are valid UTF-8 are UTF-8, whatever a label says: a single-byte text that
 ///    happens to be valid multi-byte UTF-8 is vanishingly rare, while feeds labelled
-///    ISO-8859-1 that are really UTF-8 are common.
+///    ISO-8859-1 that are really UTF-8 are common. So is a UTF-8 feed with a few stray
+///    windows-1252 bytes (a Latin-1 template around UTF-8 items): when, at the first
+///    non-ASCII byte, well-formed UTF-8 sequences outnumber the stray bytes and the label is
+///    of the windows-1252 family (or UTF-8, or absent), the document is UTF-8 and each stray
+///    byte windows-1252 (``MixedEncoding``).
 /// 4. The transport's charset, then the XML declaration's `encoding`, when the system
 ///    (iconv) knows it. ISO-8859-1 and US-ASCII are read as windows-1252, as browsers do.
 /// 5. windows-1252, which decodes every byte.
@@ -58,11 +62,19 @@ public enum CharacterEncoding {
         name.hasPrefix("UTF-16") || name.hasPrefix("UTF-32") || name == "UCS-2"
     }
 
-    static func sniffBOMlessUTF16(_ bytes: [UInt8]) -> String? {
+    /// A document without a byte-order mark starts with `<`, which UTF-16 and UTF-32 write with
+    /// zero bytes around it (XML 1.0 Appendix F): `00 00 00 3C` is UTF-32BE, `3C 00 00 00`
+    /// UTF-32LE, `00 3C 00 3F` UTF-16BE, `3C 00 3F 00` UTF-16LE. (The unusual 2143 and 3412
+    /// byte orders are not decoded: the system has no converter for them.)
+    static func sniffBOMlessWideEncoding(_ bytes: [UInt8]) -> String? {
         guard bytes.count >= 4 else { return nil }
-        if bytes[0] == 0x3C, bytes[1] == 0, bytes[2] == 0x3F, bytes[3] == 0 { return "UTF-16LE" }
-        if bytes[0] == 0, bytes[1] == 0x3C, bytes[2] == 0, bytes[3] == 0x3F { return "UTF-16BE" }
-        return nil
+        switch (bytes[0], bytes[1], bytes[2], bytes[3]) {
+        case (0, 0, 0, 0x3C): return "UTF-32BE"
+        case (0x3C, 0, 0, 0): return "UTF-32LE"
+        case (0x3C, 0, 0x3F, 0): return "UTF-16LE"
+        case (0, 0x3C, 0, 0x3F): return "UTF-16BE"
+        default: return nil
+        }
     }
 
     /// The `encoding` pseudo-attribute of an XML declaration at the very start, if any.

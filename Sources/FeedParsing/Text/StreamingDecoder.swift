@@ -7,7 +7,9 @@ import FeedBasics
 ///   `encoding` and the BOM-less UTF-16 pattern can be read; a wide encoding is decided there.
 /// - Otherwise bytes are ASCII-compatible, and read the same in every candidate encoding
 ///   until the first byte above 0x7F. There, the next ``sniffWindow`` bytes decide: valid
-///   UTF-8 means UTF-8, anything else the label's encoding (or windows-1252).
+///   UTF-8 means UTF-8; UTF-8 mixed with fewer stray bytes, under a label of the windows-1252
+///   family (or UTF-8, or none), means UTF-8 too (``MixedEncoding``); anything else the
+///   label's encoding (or windows-1252).
 /// - Once UTF-8 is decided, a later byte that is not valid UTF-8 is read as windows-1252 on
 ///   its own: a mixed document (a UTF-8 feed quoting a Latin-1 source) reads right in both
 ///   parts, where deciding for the whole document would garble one of them.
@@ -96,10 +98,17 @@ struct StreamingDecoder {
                 let available = input.count - used
                 guard available >= Self.sniffWindow || isLast else { return used }
                 let window = UnsafeBufferPointer(start: base + used, count: min(available, Self.sniffWindow))
-                if UTF8Validation.isValid(window, allowingCutEnd: available > Self.sniffWindow || !isLast) {
+                let cutEnd = available > Self.sniffWindow || !isLast
+                if UTF8Validation.isValid(window, allowingCutEnd: cutEnd) {
                     if let label = transport ?? declared, label != "UTF-8" {
                         decisionNotes.append("labelled \(label) but the bytes are valid UTF-8; read as UTF-8")
                     }
+                    state = .utf8(lenient: true)
+                } else if MixedEncoding.isMostlyUTF8(window, allowingCutEnd: cutEnd),
+                    [transport, declared].allSatisfy({ MixedEncoding.mayBeMixed(label: $0) })
+                {
+                    let label = transport ?? declared ?? "no label"
+                    decisionNotes.append("labelled \(label); UTF-8 mixed with single bytes that are not, read as UTF-8 with those bytes as windows-1252")
                     state = .utf8(lenient: true)
                 } else {
                     decideLegacy(transport: transport, declared: declared)
@@ -131,8 +140,10 @@ struct StreamingDecoder {
         }
         let transport = transportCharset.map(CharacterEncoding.canonicalName)
         let declared = CharacterEncoding.declaredEncoding(head).map(CharacterEncoding.canonicalName)
-        if let wide = [transport, declared].compactMap({ $0 }).first(where: CharacterEncoding.isWideEncoding)
-            ?? CharacterEncoding.sniffBOMlessUTF16(head)
+        // The bytes themselves (`<` or `<?` as UTF-16/32 writes them) say more than a label: a
+        // label says neither byte order nor, for UTF-32, anything a declaration could carry.
+        if let wide = CharacterEncoding.sniffBOMlessWideEncoding(head)
+            ?? [transport, declared].compactMap({ $0 }).first(where: CharacterEncoding.isWideEncoding)
         {
             startConverting(from: wide)
         } else {

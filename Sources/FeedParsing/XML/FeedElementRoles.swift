@@ -86,7 +86,8 @@ extension FeedElementHandler {
         case .link where rss:
             collect(.feedLink, element: "link", pushedBase: pushedBase)
         case .link where atom:
-            if let link = linkFromAttributes(attributes) { feed?.links.append(link) }
+            guard let link = linkFromAttributes(attributes) else { return collectLinkText(attributes, pushedBase: pushedBase) }
+            feed?.links.append(link)
             push(.other, pushedBase)
         case .author where atom:
             authorFrameIndex = stack.count
@@ -187,11 +188,10 @@ extension FeedElementHandler {
                 .title, kind: construct.kind, capturesMarkup: construct.kind == .xhtml, base64: construct.base64,
                 element: "title", pushedBase: pushedBase)
         case .link:
-            if let link = linkFromAttributes(attributes) {
-                entry?.links.append(link)
-                if link.rel?.lowercased() == "enclosure" {
-                    appendEnclosure(url: link.href, type: link.type, length: attributes.value("length"))
-                }
+            guard let link = linkFromAttributes(attributes) else { return collectLinkText(attributes, pushedBase: pushedBase) }
+            entry?.links.append(link)
+            if link.rel?.lowercased() == "enclosure" {
+                appendEnclosure(url: link.href, type: link.type, length: attributes.value("length"))
             }
             push(.other, pushedBase)
         case .summary, .content:
@@ -292,6 +292,12 @@ extension FeedElementHandler {
         return FeedLink(href: href, rel: attributes.value("rel"), type: attributes.value("type"), baseChain: baseChain)
     }
 
+    /// An Atom `<link>` without `href` whose URL is its text, as Atom 0.3-era feeds wrote it
+    /// (`<link rel="alternate">https://…</link>`): read as if the text were its `href`.
+    private func collectLinkText(_ attributes: SAXAttributes, pushedBase: Bool) {
+        collect(.linkText(rel: attributes.value("rel"), type: attributes.value("type")), element: "link", pushedBase: pushedBase)
+    }
+
     private func appendEnclosure(url: String?, type: String?, length: String?) {
         guard let url, !url.isEmpty else { return }
         let link = FeedLink(href: url, type: type, baseChain: baseChain)
@@ -307,8 +313,11 @@ extension FeedElementHandler {
     /// `nil` for inline XML of another vocabulary, which Feedmill cannot show.
     ///
     /// Decoded exactly as often as the type says: `mode="escaped"` and `html` once more as
-    /// HTML; `mode="base64"` (Atom 0.3) and any type that is neither text nor XML (Atom 1.0
-    /// §4.1.3.3, `application/octet-stream` say) from base64, then as its type says.
+    /// HTML; `mode="base64"` (Atom 0.3) and, in Atom 1.0, any type that is neither text nor
+    /// XML (§4.1.3.3, `application/octet-stream` say) from base64, then as its type says.
+    /// Atom 0.3 says base64 only with `mode`, which defaults to `xml`: there such a type is text.
+    /// Text that is not base64 (a title typed `plain`, which §3.1.1 does not allow anyway) is
+    /// read as written, never dropped (``TextCollector/decodedBytes``).
     private func contentConstruct(_ attributes: SAXAttributes, _ namespace: XMLNamespace) -> (kind: FeedText.Kind, base64: Bool)? {
         let type = attributes.value("type")?.lowercased().split(separator: ";").first.map { String($0).trimmed }
         let mode = attributes.value("mode")?.lowercased()
@@ -327,7 +336,7 @@ extension FeedElementHandler {
         case let other? where other.hasSuffix("+xml") || other.hasSuffix("/xml"):
             return nil
         default:
-            return (.text, true)
+            return (.text, namespace != .atom03)
         }
     }
 }

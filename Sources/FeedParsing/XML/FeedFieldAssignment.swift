@@ -37,6 +37,10 @@ extension FeedElementHandler {
             if !value.isEmpty { pendingAuthorName = value }
         case .authorEmail:
             if !value.isEmpty { pendingAuthorEmail = value }
+        case .linkText(let rel, let type):
+            guard !value.isEmpty else { return }
+            let link = FeedLink(href: value, rel: rel, type: type, baseChain: baseChain)
+            if isInEntry { entry?.mutate { $0.links.append(link) } } else { feed?.links.append(link) }
         default:
             applyToEntry(collected, value: value)
         }

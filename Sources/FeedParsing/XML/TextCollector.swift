@@ -11,6 +11,8 @@ enum TextField {
     // Entry level.
     case title, secondaryTitle, mediaTitle, link, originalLink, nativeID, summary, content
     case published(rank: Int), updated, author, category
+    /// An Atom link written as text, entry or feed level.
+    case linkText(rel: String?, type: String?)
 }
 
 /// The text of one element being gathered, with the markup of its children when the
@@ -28,13 +30,19 @@ struct TextCollector {
     var isBase64 = false
     var bytes: [UInt8] = []
 
-    /// The text as its type says to read it: base64 decoded (`nil` when that is not UTF-8
-    /// text), else as collected.
+    /// The text as its type says to read it: base64 decoded when it is base64 of UTF-8 text;
+    /// as collected when it is not base64 at all (a character outside the alphabet: a type
+    /// said base64 by mistake, as feedparser and gofeed read it); `nil` for the `content` of an
+    /// entry that is base64 of something else (a picture, a file), which a reader cannot show
+    /// as text. A title or summary is never dropped: base64 of bytes that are not text reads
+    /// as written.
     var decodedBytes: [UInt8]? {
         guard isBase64 else { return bytes }
-        guard let data = Data(base64Encoded: Data(bytes.filter { !$0.isASCIIWhitespace }), options: .ignoreUnknownCharacters),
-            let text = String(validating: data, as: UTF8.self), !data.contains(0)
-        else { return nil }
+        guard let data = Data(base64Encoded: Data(bytes.filter { !$0.isASCIIWhitespace })) else { return bytes }
+        guard let text = String(validating: data, as: UTF8.self), !data.contains(0) else {
+            if case .content = field { return nil }
+            return bytes
+        }
         return Array(text.utf8)
     }
 

@@ -11,7 +11,15 @@ enum XMLNamespace: Equatable {
             guard let prefix else { return .none }
             return byPrefix[string(prefix)] ?? .other
         }
-        return byURI[string(uri)] ?? .other
+        let name = string(uri)
+        return byURI[name] ?? (isUserLandRSS(name) ? .rss : .other)
+    }
+
+    /// UserLand's RSS namespaces (`http://backend.userland.com/rss`, `…/rss2`, `…/rss2.1`, as
+    /// early RSS 2.0 drafts and their generators wrote them): every URI under that path is RSS,
+    /// as feedparser matches it.
+    private static func isUserLandRSS(_ uri: String) -> Bool {
+        uri.hasPrefix("http://backend.userland.com/rss")
     }
 
     /// Whether elements in this namespace are Atom elements (1.0 or 0.3).
