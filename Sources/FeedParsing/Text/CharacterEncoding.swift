@@ -16,9 +16,9 @@ import FeedBasics
 ///    happens to be valid multi-byte UTF-8 is vanishingly rare, while feeds labelled
 ///    ISO-8859-1 that are really UTF-8 are common. So is a UTF-8 feed with a few stray
 ///    windows-1252 bytes (a Latin-1 template around UTF-8 items): when, at the first
-///    non-ASCII byte, well-formed UTF-8 sequences outnumber the stray bytes and the label is
-///    of the windows-1252 family (or UTF-8, or absent), the document is UTF-8 and each stray
-///    byte windows-1252 (``MixedEncoding``).
+///    non-ASCII byte, well-formed UTF-8 sequences are at least as many as the stray bytes
+///    and the label is of the windows-1252 family (or UTF-8, or absent), the document is
+///    UTF-8 and each stray byte windows-1252 (``MixedEncoding``).
 /// 4. The transport's charset, then the XML declaration's `encoding`, when the system
 ///    (iconv) knows it. ISO-8859-1 and US-ASCII are read as windows-1252, as browsers do.
 /// 5. windows-1252, which decodes every byte.

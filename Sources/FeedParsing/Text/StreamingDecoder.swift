@@ -7,9 +7,9 @@ import FeedBasics
 ///   `encoding` and the BOM-less UTF-16 pattern can be read; a wide encoding is decided there.
 /// - Otherwise bytes are ASCII-compatible, and read the same in every candidate encoding
 ///   until the first byte above 0x7F. There, the next ``sniffWindow`` bytes decide: valid
-///   UTF-8 means UTF-8; UTF-8 mixed with fewer stray bytes, under a label of the windows-1252
-///   family (or UTF-8, or none), means UTF-8 too (``MixedEncoding``); anything else the
-///   label's encoding (or windows-1252).
+///   UTF-8 means UTF-8; UTF-8 mixed with no more stray bytes than sequences, under a label
+///   of the windows-1252 family (or UTF-8, or none), means UTF-8 too (``MixedEncoding``);
+///   anything else the label's encoding (or windows-1252).
 /// - Once UTF-8 is decided, a later byte that is not valid UTF-8 is read as windows-1252 on
 ///   its own: a mixed document (a UTF-8 feed quoting a Latin-1 source) reads right in both
 ///   parts, where deciding for the whole document would garble one of them.
