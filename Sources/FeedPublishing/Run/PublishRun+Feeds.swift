@@ -66,6 +66,9 @@ extension PublishRun {
         {
             publication.report.feedsUnchanged += 1
             var carried = earlier
+            // Deltas written before digests lack `schema_version` and `to_content_digest`:
+            // they go (retired as usual), and a client at their versions downloads the file.
+            if earlier.contentDigest != digest { carried.deltas = [] }
             carried.contentDigest = digest
             return carried
         }
