@@ -176,7 +176,8 @@ struct ContractTests {
         }
         let stripped = try publish.manifest()
         #expect(stripped.formatVersion == nil && stripped.feeds.allSatisfy { $0.contentDigest == nil } && stripped.catalog?.contentDigest == nil)
-        let report = try publish.publish()
+        // Publishing feed 1 alone: feed 2, carried over as it is, gains its digest too.
+        let report = try publish.publish(only: [1])
         #expect(report.feedsWritten == 0 && report.generation == 2, "only the manifest is written again")
         let upgraded = try publish.manifest()
         #expect(upgraded.format == "feedmill-manifest" && upgraded.formatVersion == 1)
@@ -253,6 +254,53 @@ struct ContractTests {
         }
         #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/feed_2.v2.sqlite"))
         #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/feed_2.v1-v2.delta.json"))
+    }
+
+    /// docs/client-contract.md's worked example of the content digest, and its example manifest
+    /// and delta, hold: the digest as Feedmill and as Scripts/content-digest compute it, the
+    /// byte string shown hashed, the examples valid against the schemas.
+    @Test func theContractPagesExamplesHold() throws {
+        let page = try String(contentsOfFile: ContractCheck.repository + "/docs/client-contract.md", encoding: .utf8)
+        let blocks = Self.fencedBlocks(page)
+        let sqlIndex = try #require(blocks.firstIndex { $0.hasPrefix("-- content-digest example\n") })
+        let documented = try #require(page.firstMatch(of: /whose content digest is\s+`(sha256:[0-9a-f]{64})`/)).1
+        let scratch = try TemporaryDirectory()
+        let database = scratch.url.path + "/example.sqlite"
+        let queue = try DatabaseQueue(path: database)
+        try queue.write { db in try db.execute(sql: blocks[sqlIndex]) }
+        try queue.close()
+        #expect(try Snapshot.contentDigest(ofSnapshot: database) == String(documented))
+        #expect(try ContractCheck.contentDigests([(database, nil)]) == [String(documented)])
+        #expect("sha256:" + SHA256.hexDigest(blocks[sqlIndex + 1]) == String(documented), "the byte string shown")
+        let jsonBlocks = blocks.filter { $0.hasPrefix("{") }
+        #expect(jsonBlocks.count == 2)
+        var examples: [String] = []
+        for (index, (block, name)) in zip(jsonBlocks, ["example-manifest.json", "example.delta.json"]).enumerated() {
+            let path = scratch.url.path + "/\(index)-" + name
+            try block.write(toFile: path, atomically: false, encoding: .utf8)
+            examples.append(path)
+        }
+        let validation = try ContractCheck.validate(examples)
+        #expect(validation.status == 0, "\(validation.output)")
+    }
+
+    /// The contents of every fenced code block of a Markdown page, in order.
+    static func fencedBlocks(_ page: String) -> [String] {
+        var blocks: [String] = []
+        var current: String?
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") {
+                if let finished = current {
+                    blocks.append(finished)
+                    current = nil
+                } else {
+                    current = ""
+                }
+            } else if current != nil {
+                current? += line + "\n"
+            }
+        }
+        return blocks
     }
 
     private func setUserVersion(_ path: String, _ version: Int) throws {
