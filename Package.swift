@@ -121,7 +121,14 @@ let package = Package(
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel", "FeedBasics", "TestSupport"]),
         .testTarget(name: "FeedDatesTests", dependencies: ["FeedDates", "TestSupport"]),
-        .testTarget(name: "FeedmillClientTests", dependencies: ["FeedmillClient", "TestSupport"]),
+        // The client against real publications (written by FeedPublishing, served on 127.0.0.1);
+        // GRDB computes the content digest a second, independent way.
+        .testTarget(
+            name: "FeedmillClientTests",
+            dependencies: [
+                "FeedmillClient", "FeedPublishing", "FeedBasics", "TestSupport", "PipelineTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "FeedBasics", "CCurl", "TestSupport"]),
         .testTarget(
             name: "FeedCommandSupportTests",

@@ -20,7 +20,7 @@ public struct PublicationSync: Sendable {
     /// Where the databases are kept; created if missing. Files the client did not write there
     /// are never touched.
     public let folder: URL
-    public let feeds: FeedSelection
+    public let feeds: FollowedFeeds
     public let transport: any ClientTransport
 
     /// Feed schema versions this client reads: a rise only ever adds tables and columns, so
@@ -28,7 +28,7 @@ public struct PublicationSync: Sendable {
     public static let knownFeedSchemaVersions = 1...2
     public static let knownCatalogSchemaVersions = 1...2
 
-    public init(baseURL: URL, folder: URL, feeds: FeedSelection = .all, transport: any ClientTransport = URLSessionTransport()) {
+    public init(baseURL: URL, folder: URL, feeds: FollowedFeeds = .all, transport: any ClientTransport = URLSessionTransport()) {
         // Names are resolved against the base as a directory, whether or not it ends with "/".
         self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
         self.folder = folder

@@ -23,7 +23,7 @@ struct ClientState: Codable, Equatable {
     /// A file the client wrote. `version` is nil while the file is being replaced (claimed, not
     /// yet known to be in place): the next sync checks its content digest before trusting it.
     struct LocalFile: Codable, Equatable {
-        var kind: PublishedKind
+        var kind: DatabaseKind
         var feedID: Int64?
         var version: Int?
         var schemaVersion: Int?

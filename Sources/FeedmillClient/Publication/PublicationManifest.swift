@@ -10,8 +10,8 @@ public struct PublicationManifest: Decodable, Sendable, Equatable {
     /// Raised by every publication that changed anything: lower than the last one applied
     /// means a stale copy (a CDN, a mirror).
     public var generation: Int
-    public var catalog: PublishedDatabase?
-    public var feeds: [PublishedDatabase]
+    public var catalog: ManifestFile?
+    public var feeds: [ManifestFile]
 
     enum CodingKeys: String, CodingKey {
         case format, generation, catalog, feeds
@@ -27,8 +27,8 @@ public struct PublicationManifest: Decodable, Sendable, Equatable {
         format = try container.decodeIfPresent(String.self, forKey: .format)
         formatVersion = try container.decodeIfPresent(Int.self, forKey: .formatVersion)
         generation = try container.decode(Int.self, forKey: .generation)
-        catalog = try container.decodeIfPresent(PublishedDatabase.self, forKey: .catalog)
-        feeds = try container.decodeIfPresent([PublishedDatabase].self, forKey: .feeds) ?? []
+        catalog = try container.decodeIfPresent(ManifestFile.self, forKey: .catalog)
+        feeds = try container.decodeIfPresent([ManifestFile].self, forKey: .feeds) ?? []
     }
 
     /// Parses the bytes of `manifest.json`.
@@ -51,7 +51,7 @@ public struct PublicationManifest: Decodable, Sendable, Equatable {
 }
 
 /// The catalog or one feed as the manifest describes its current version.
-public struct PublishedDatabase: Decodable, Sendable, Equatable {
+public struct ManifestFile: Decodable, Sendable, Equatable {
     /// The feed's id; nil for the catalog.
     public var feedID: Int64?
     /// The stable name an app opens (`all_feeds.sqlite`, `feed_3.sqlite`): the local file's name.
@@ -64,7 +64,7 @@ public struct PublishedDatabase: Decodable, Sendable, Equatable {
     public var schemaVersion: Int
     /// `sha256:<hex>` over the rows (see the client contract); absent before format version 1.
     public var contentDigest: String?
-    public var deltas: [PublishedDelta]
+    public var deltas: [ManifestDelta]
 
     enum CodingKeys: String, CodingKey {
         case name, file, version, sha256, size, deltas
@@ -83,12 +83,12 @@ public struct PublishedDatabase: Decodable, Sendable, Equatable {
         size = try container.decode(Int.self, forKey: .size)
         schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
         contentDigest = try container.decodeIfPresent(String.self, forKey: .contentDigest)
-        deltas = try container.decodeIfPresent([PublishedDelta].self, forKey: .deltas) ?? []
+        deltas = try container.decodeIfPresent([ManifestDelta].self, forKey: .deltas) ?? []
     }
 }
 
 /// A delta the manifest offers from an earlier version to the current one.
-public struct PublishedDelta: Decodable, Sendable, Equatable {
+public struct ManifestDelta: Decodable, Sendable, Equatable {
     public var fromVersion: Int
     public var file: String
     public var sha256: String

@@ -18,7 +18,7 @@ enum ContentDigest {
     static let catalogTables = [(table: "feeds", key: "feedid"), (table: "about", key: "feedid"), (table: "last_update", key: "feedid")]
 
     /// `sha256:` and 64 lowercase hex digits, for the database at `path`.
-    static func of(_ path: String, kind: PublishedKind) throws(ClientError) -> String {
+    static func of(_ path: String, kind: DatabaseKind) throws(ClientError) -> String {
         let connection = try SQLiteConnection(path: path, readOnly: true)
         defer { connection.close() }
         var hasher = SHA256Hasher()
@@ -70,7 +70,7 @@ enum ContentDigest {
 }
 
 /// The two kinds of database a publication holds: the catalog (`all_feeds`) and a feed's.
-public enum PublishedKind: String, Codable, Sendable {
+public enum DatabaseKind: String, Codable, Sendable {
     case catalog
     case feed
 }

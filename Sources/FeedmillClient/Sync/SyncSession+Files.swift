@@ -4,7 +4,7 @@ import Foundation
 /// applies to the version held, the whole file otherwise. Nothing replaces the local file
 /// until it passed every check.
 extension SyncSession {
-    func sync(_ published: PublishedDatabase, kind: PublishedKind) async {
+    func sync(_ published: ManifestFile, kind: DatabaseKind) async {
         do throws(ClientError) {
             try await bringUpToDate(published, kind: kind)
         } catch {
@@ -12,7 +12,7 @@ extension SyncSession {
         }
     }
 
-    private func bringUpToDate(_ published: PublishedDatabase, kind: PublishedKind) async throws(ClientError) {
+    private func bringUpToDate(_ published: ManifestFile, kind: DatabaseKind) async throws(ClientError) {
         let name = published.name
         guard SafeName.isPlain(name), name != ClientState.fileName else { throw .unsafeName(name) }
         guard SafeName.isPlain(published.file) else { throw .unsafeName(published.file) }
@@ -42,7 +42,7 @@ extension SyncSession {
     /// client wrote it (size or time differ) is trusted only if its content digest still is
     /// the one recorded; a file claimed but never confirmed (a sync killed while replacing it)
     /// only if its digest is the manifest's.
-    private func holds(_ published: PublishedDatabase, local: ClientState.LocalFile) throws(ClientError) -> Bool {
+    private func holds(_ published: ManifestFile, local: ClientState.LocalFile) throws(ClientError) -> Bool {
         let name = published.name
         guard let stamp = folder.stamp(name) else { return false }
         if let version = local.version {
@@ -59,7 +59,7 @@ extension SyncSession {
 
     /// The delta from the version held, when the contract lets the client use one: same schema
     /// version, a content digest to check the result against, and the local file present.
-    private func applicableDelta(_ published: PublishedDatabase, local: ClientState.LocalFile) -> PublishedDelta? {
+    private func applicableDelta(_ published: ManifestFile, local: ClientState.LocalFile) -> ManifestDelta? {
         guard let version = local.version, local.schemaVersion == published.schemaVersion, published.contentDigest != nil,
             published.feedID != nil, folder.exists(published.name)
         else { return nil }
@@ -68,7 +68,7 @@ extension SyncSession {
 
     /// Downloads the delta, applies it to a copy of the local file in one transaction, checks
     /// the copy's content digest, and renames the copy over the file.
-    private func applyDelta(_ delta: PublishedDelta, to published: PublishedDatabase, local: ClientState.LocalFile) async throws(ClientError) {
+    private func applyDelta(_ delta: ManifestDelta, to published: ManifestFile, local: ClientState.LocalFile) async throws(ClientError) {
         guard SafeName.isPlain(delta.file) else { throw .unsafeName(delta.file) }
         let data = try await download(url(of: delta.file))
         report.bytesInDeltas += data.count
@@ -90,7 +90,7 @@ extension SyncSession {
 
     /// Downloads the versioned file whole, checks its size, SHA-256 and content digest, and
     /// renames it into place.
-    private func downloadWhole(_ published: PublishedDatabase, kind: PublishedKind) async throws(ClientError) {
+    private func downloadWhole(_ published: ManifestFile, kind: DatabaseKind) async throws(ClientError) {
         let data = try await download(url(of: published.file))
         report.bytesInFullFiles += data.count
         try verify(data, file: published.file, size: published.size, sha256: published.sha256)
@@ -107,7 +107,7 @@ extension SyncSession {
     /// Checks the temporary's content digest against the manifest's, claims the name in the
     /// state (so a kill right after the rename leaves a file the client knows is its own),
     /// renames, and records the new version.
-    private func install(_ temporary: String, as published: PublishedDatabase, kind: PublishedKind) throws(ClientError) {
+    private func install(_ temporary: String, as published: ManifestFile, kind: DatabaseKind) throws(ClientError) {
         let digest = try ContentDigest.of(folder.path(temporary), kind: kind)
         if let expected = published.contentDigest, digest != expected {
             throw .contentDigestMismatch(file: published.file, expected: expected, found: digest)
@@ -123,7 +123,7 @@ extension SyncSession {
     }
 
     /// Records that the local file is `published`'s version, with its digest and stamp.
-    private func record(_ published: PublishedDatabase, kind: PublishedKind, digest: String) throws(ClientError) {
+    private func record(_ published: ManifestFile, kind: DatabaseKind, digest: String) throws(ClientError) {
         let stamp = folder.stamp(published.name)
         state.files[published.name] = ClientState.LocalFile(
             kind: kind, feedID: published.feedID, version: published.version, schemaVersion: published.schemaVersion,

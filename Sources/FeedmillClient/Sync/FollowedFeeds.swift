@@ -1,6 +1,6 @@
 /// Which feeds an app keeps in its folder. The catalog is always synced: it is how the app
 /// lists what it may follow.
-public enum FeedSelection: Sendable, Equatable {
+public enum FollowedFeeds: Sendable, Equatable {
     /// Every feed the manifest publishes.
     case all
     /// These feedids only; a followed feed the manifest does not publish (not yet, or failing)
