@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(
             name: "FeedmillClientTests",
             dependencies: [
-                "FeedmillClient", "FeedPublishing", "FeedBasics", "TestSupport", "PipelineTestSupport",
+                "FeedmillClient", "FeedPublishing", "TestSupport", "PipelineTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "FeedBasics", "CCurl", "TestSupport"]),

@@ -1,4 +1,3 @@
-import FeedBasics
 import FeedPublishing
 import FeedmillClient
 import Foundation
