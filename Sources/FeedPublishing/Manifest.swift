@@ -2,6 +2,12 @@
 /// names exists and matches its SHA-256. It is also the publisher's own memory (versions,
 /// source fingerprints), so the two can never disagree.
 public struct Manifest: Codable, Equatable, Sendable {
+    /// `feedmill-manifest`: what this file is. Absent from manifests written before it was
+    /// versioned (read as the first format), always written.
+    public var format: String? = Manifest.formatName
+    /// Raised only by a change an older client would misread (never by an added field): a
+    /// client, and this publisher, refuse a manifest of a format version they do not know.
+    public var formatVersion: Int? = Manifest.currentFormatVersion
     /// Raised by every publication that changed anything.
     public var generation: Int
     public var catalog: PublishedCatalog?
@@ -17,8 +23,12 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// only files at those names it may replace or remove. Clients use `name` instead.
     public var stableFiles: [String]?
 
+    public static let formatName = "feedmill-manifest"
+    public static let currentFormatVersion = 1
+
     enum CodingKeys: String, CodingKey {
-        case generation, catalog, feeds, atom, index
+        case format, generation, catalog, feeds, atom, index
+        case formatVersion = "format_version"
         case retiredFiles = "retired_files"
         case stableFiles = "stable_files"
     }
@@ -59,9 +69,13 @@ public struct PublishedCatalog: Codable, Equatable, Sendable {
     public var feedCount: Int
     public var schemaVersion: Int
     public var sourceFingerprint: String
+    /// ``ContentDigest`` of this version's rows. Absent from manifests written before it
+    /// existed: the next publication computes it.
+    public var contentDigest: String?
 
     enum CodingKeys: String, CodingKey {
         case name, file, version, sha256, size
+        case contentDigest = "content_digest"
         case feedCount = "feed_count"
         case schemaVersion = "schema_version"
         case sourceFingerprint = "source_fingerprint"
@@ -80,6 +94,10 @@ public struct PublishedFeed: Codable, Equatable, Sendable {
     public var lastUpdate: Int64?
     public var schemaVersion: Int
     public var sourceFingerprint: String
+    /// ``ContentDigest`` of this version's rows: what a client checks after a full download
+    /// and after applying a delta. Absent from manifests written before it existed: the next
+    /// publication computes it.
+    public var contentDigest: String?
     /// Deltas from earlier versions to this one: a client at `fromVersion` applies one.
     public var deltas: [PublishedDelta]
     /// Earlier snapshots still served (newest first): downloads in progress keep working.
@@ -87,6 +105,7 @@ public struct PublishedFeed: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case name, file, version, sha256, size, deltas, history
+        case contentDigest = "content_digest"
         case feedID = "feedid"
         case itemCount = "item_count"
         case lastUpdate = "last_update_unix_time"

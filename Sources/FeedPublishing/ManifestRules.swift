@@ -28,6 +28,17 @@ extension Manifest {
         return nil
     }
 
+    /// Why this publisher cannot read the manifest as its own format, if it cannot: another
+    /// `format`, or a `format_version` it does not know (written by a newer publisher, whose
+    /// meaning it could misread). Absent fields are a manifest written before they existed.
+    var unknownFormat: String? {
+        if let format, format != Self.formatName { return "is a \"\(format.prefix(40))\" file, not a \(Self.formatName)" }
+        if let formatVersion, formatVersion != Self.currentFormatVersion {
+            return "has format_version \(formatVersion), which this publisher does not know (it writes \(Self.currentFormatVersion))"
+        }
+        return nil
+    }
+
     static let largestCount = 1 << 53
 
     static func counted(_ version: Int) -> Bool { (1...largestCount).contains(version) }

@@ -61,7 +61,7 @@ struct ManifestStore {
         } catch {
             return .unusable(data.isEmpty ? "is empty" : "is not a manifest this publisher wrote (\(Self.brief(error)))")
         }
-        if let problem = manifest.misnamed { return .unusable(problem) }
+        if let problem = manifest.misnamed ?? manifest.unknownFormat { return .unusable(problem) }
         return .found(manifest)
     }
 

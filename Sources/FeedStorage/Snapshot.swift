@@ -9,6 +9,9 @@ public struct SnapshotFile: Sendable, Equatable {
     public var sha256: String
     public var size: Int
     public var rowCount: Int
+    /// The content digest of the rows written (``ContentDigest``): what a client holding this
+    /// version computes from its copy, however it got there.
+    public var contentDigest: String
     /// Values that were not of their column's type and were published as NULL or left out.
     public var problems: [String] = []
 }
@@ -216,7 +219,8 @@ public enum Snapshot {
     }
 
     /// A fresh file at a temporary name, the schema, the rows in one transaction; then synced
-    /// and renamed over `destination`, so nobody ever sees a partial file.
+    /// and renamed over `destination`, so nobody ever sees a partial file. The content digest
+    /// is computed from the rows as written, read back in the same transaction.
     private static func write(
         _ destination: String, schema: [String], version: Int, fill: (Database) throws -> Int
     ) throws(StorageError) -> SnapshotFile {
@@ -231,21 +235,22 @@ public enum Snapshot {
                 unlink(temporary + "-journal")
             }
         }
-        let count = try StorageError.wrap(temporary, "writing snapshot") { () -> Int in
+        let (count, contentDigest) = try StorageError.wrap(temporary, "writing snapshot") { () -> (Int, String) in
             let queue = try DatabaseQueue(path: temporary)
-            let count = try queue.writeWithoutTransaction { db -> Int in
+            let written = try queue.writeWithoutTransaction { db -> (Int, String) in
                 try db.execute(sql: "PRAGMA page_size = 4096")
                 try db.execute(sql: "PRAGMA user_version = \(version)")
-                var count = 0
+                var written = (0, "")
                 try db.inTransaction {
                     for statement in schema { try db.execute(sql: statement) }
-                    count = try fill(db)
+                    written.0 = try fill(db)
+                    written.1 = try ContentDigest.compute(db, tables: try ContentDigest.tables(of: db))
                     return .commit
                 }
-                return count
+                return written
             }
             try queue.close()
-            return count
+            return written
         }
         guard let data = FileManager.default.contents(atPath: temporary) else {
             throw StorageError(path: temporary, message: "snapshot vanished before it was published")
@@ -255,7 +260,8 @@ public enum Snapshot {
             try DurableFiles.rename(temporary, to: destination)
         }
         written = true
-        return SnapshotFile(path: destination, sha256: SHA256.hexDigest([UInt8](data)), size: data.count, rowCount: count)
+        return SnapshotFile(
+            path: destination, sha256: SHA256.hexDigest([UInt8](data)), size: data.count, rowCount: count, contentDigest: contentDigest)
     }
 }
 

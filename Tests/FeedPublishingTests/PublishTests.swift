@@ -122,6 +122,9 @@ struct PublishTests {
 
     @Test func deltasRebuildTheNewSnapshotFromEveryRetainedVersion() throws {
         var generator = SeededGenerator(seed: 42)
+        // Every manifest and delta, validated against schemas/ by python3-jsonschema, and every
+        // content digest computed again by Scripts/content-digest (deltas applied with SQL).
+        let contract = try ContractArchive()
         for sequence in 0..<6 {
             let publish = try PublishHarness()
             publish.retained = 3
@@ -144,19 +147,25 @@ struct PublishTests {
                     try publish.write(1, batch.values.sorted { $0.id < $1.id }, now: 5_000 + Int64(round))
                 }
                 _ = try publish.publish()
+                try contract.keep(publication: publish.outPath, label: "sequence \(sequence), round \(round)")
                 let feed = try #require(try publish.manifest().feeds.first)
                 let current = try Snapshot.items(ofSnapshot: publish.outPath + "/" + feed.file)
+                #expect(feed.contentDigest == (try Snapshot.contentDigest(ofSnapshot: publish.outPath + "/" + feed.file)))
                 for delta in feed.deltas {
                     let old = try #require(feed.history.first { $0.version == delta.fromVersion })
                     var items = try Snapshot.items(ofSnapshot: publish.outPath + "/" + old.file)
                     let data = try Data(contentsOf: URL(fileURLWithPath: publish.outPath + "/" + delta.file))
                     #expect(SHA256.hexDigest([UInt8](data)) == delta.sha256)
-                    try JSONDecoder().decode(Delta.self, from: data).apply(to: &items)
+                    let decoded = try JSONDecoder().decode(Delta.self, from: data)
+                    #expect(decoded.toContentDigest == feed.contentDigest && decoded.schemaVersion == feed.schemaVersion)
+                    decoded.apply(to: &items)
                     #expect(items == current, "sequence \(sequence), round \(round), from v\(delta.fromVersion)")
                 }
                 #expect(feed.deltas.count == min(round, 3))
             }
         }
+        #expect(contract.validatedFiles > 100 && contract.digestCount > 100)
+        #expect(try contract.problems() == [])
     }
 
     @Test(.enabled(if: InstalledTool.exists("/usr/bin/xmllint"), "xmllint is not installed (Debian package libxml2-utils)"))

@@ -6,8 +6,13 @@ extension PublishRun {
     func publishCatalog(_ publication: inout Publication) throws(PublishError) -> PublishedCatalog {
         let previous = publication.previous.catalog
         let fingerprint = try rethrowing(try Snapshot.catalogFingerprint(catalog.readLocation), as: PublishError.storage)
-        if let previous, previous.sourceFingerprint == fingerprint, !configuration.full, target.serves(previous.file) {
-            return previous
+        if let previous, previous.sourceFingerprint == fingerprint, previous.schemaVersion == Snapshot.catalogSchemaVersion,
+            !configuration.full, target.serves(previous.file),
+            let digest = carriedDigest(previous.contentDigest, of: previous.file, &publication)
+        {
+            var carried = previous
+            carried.contentDigest = digest
+            return carried
         }
         let version = try nextVersion(after: previous?.version, floor: publication.start.versionFloors[.catalog], of: .catalog)
         let file = PublishedName.catalogVersion(version).fileName
@@ -19,7 +24,8 @@ extension PublishRun {
         publication.report.warnings += snapshot.problems.map { "\(name): \($0); rss-update repairs it in the catalog" }
         return PublishedCatalog(
             name: name, file: file, version: version, sha256: snapshot.sha256, size: snapshot.size,
-            feedCount: snapshot.rowCount, schemaVersion: Snapshot.catalogSchemaVersion, sourceFingerprint: fingerprint)
+            feedCount: snapshot.rowCount, schemaVersion: Snapshot.catalogSchemaVersion, sourceFingerprint: fingerprint,
+            contentDigest: snapshot.contentDigest)
     }
 
     /// `atom.xml` and `index.html`, from the newest entries of the snapshots the manifest

@@ -58,9 +58,16 @@ extension PublishRun {
         _ feed: CatalogFeed, source: String, earlier: PublishedFeed?, floor: Int?, _ publication: inout Publication
     ) throws(PublishError) -> PublishedFeed {
         let fingerprint = try rethrowing(try Snapshot.feedFingerprint(source), as: PublishError.storage)
-        if let earlier, earlier.sourceFingerprint == fingerprint, !configuration.full, target.serves(earlier.file) {
+        // A version of an older schema is republished (a new version, a full file) even when
+        // its source did not change: clients get the columns this Feedmill publishes.
+        if let earlier, earlier.sourceFingerprint == fingerprint, earlier.schemaVersion == Snapshot.feedSchemaVersion,
+            !configuration.full, target.serves(earlier.file),
+            let digest = carriedDigest(earlier.contentDigest, of: earlier.file, &publication)
+        {
             publication.report.feedsUnchanged += 1
-            return earlier
+            var carried = earlier
+            carried.contentDigest = digest
+            return carried
         }
         let version = try nextVersion(after: earlier?.version, floor: floor, of: .feed(feed.feedID))
         let file = PublishedName.feedVersion(feed.feedID, version: version).fileName
@@ -76,7 +83,7 @@ extension PublishRun {
                 history = [PublishedVersion(version: earlier.version, file: earlier.file, sha256: earlier.sha256)] + earlier.history
                 history = Array(history.prefix(configuration.retainedVersions))
             }
-            let deltas = try writeDeltas(feed.feedID, to: version, snapshot: file, from: history, &publication)
+            let deltas = try writeDeltas(feed.feedID, to: version, snapshot: file, digest: snapshot.contentDigest, from: history, &publication)
             publication.report.feedsWritten += 1
             publication.report.deltasWritten += deltas.count
             publication.report.filesWritten += 1 + deltas.count
@@ -84,18 +91,21 @@ extension PublishRun {
             return PublishedFeed(
                 feedID: feed.feedID, name: PublishedName.feed(feed.feedID).fileName, file: file, version: version,
                 sha256: snapshot.sha256, size: snapshot.size, itemCount: snapshot.rowCount, lastUpdate: feed.lastUpdate,
-                schemaVersion: Snapshot.feedSchemaVersion, sourceFingerprint: fingerprint, deltas: deltas, history: history)
+                schemaVersion: Snapshot.feedSchemaVersion, sourceFingerprint: fingerprint, contentDigest: snapshot.contentDigest,
+                deltas: deltas, history: history)
         } catch {
             written.removeAll(since: mark)
             throw error
         }
     }
 
-    /// A delta from each earlier version still there to `version`. An earlier snapshot that
-    /// cannot be read gets no delta (a client at that version downloads the snapshot instead),
-    /// and the report says so.
+    /// A delta from each earlier version still there to `version`, whose content digest is
+    /// `digest`. An earlier snapshot of another schema version gets none (its columns differ:
+    /// a client at that version downloads the snapshot). One that cannot be read gets none
+    /// either, and the report says so.
     private func writeDeltas(
-        _ feedID: Int64, to version: Int, snapshot file: String, from history: [PublishedVersion], _ publication: inout Publication
+        _ feedID: Int64, to version: Int, snapshot file: String, digest: String, from history: [PublishedVersion],
+        _ publication: inout Publication
     ) throws(PublishError) -> [PublishedDelta] {
         guard !history.isEmpty else { return [] }
         let current = try rethrowing(try Snapshot.items(ofSnapshot: try localCopy(file)), as: PublishError.storage)
@@ -103,12 +113,14 @@ extension PublishRun {
         for old in history where target.serves(old.file) {
             let items: [String: [SQLValue]]
             do throws(StorageError) {
-                items = try Snapshot.items(ofSnapshot: try localCopy(old.file))
+                let path = try localCopy(old.file)
+                guard try Snapshot.schemaVersion(ofSnapshot: path) == Snapshot.feedSchemaVersion else { continue }
+                items = try Snapshot.items(ofSnapshot: path)
             } catch {
                 publication.report.warnings.append("feed \(feedID): no delta from version \(old.version): \(error.description)")
                 continue
             }
-            let delta = Delta(feedID: feedID, from: old.version, to: version, old: items, new: current)
+            let delta = Delta(feedID: feedID, from: old.version, to: version, toContentDigest: digest, old: items, new: current)
             let deltaFile = PublishedName.feedDelta(feedID, from: old.version, to: version).fileName
             let bytes = try rethrowing(try delta.encoded(), as: { (error: any Error) in
                 PublishError.storage(StorageError(path: target.location + "/" + deltaFile, message: "encoding delta failed: \(error)"))
@@ -118,6 +130,21 @@ extension PublishRun {
             deltas.append(PublishedDelta(fromVersion: old.version, file: deltaFile, sha256: SHA256.hexDigest(bytes), size: bytes.count))
         }
         return deltas
+    }
+
+    /// The content digest of a version carried over unchanged: the manifest's, or, when the
+    /// manifest was written before digests existed (or holds a malformed one), computed from
+    /// the published file, which makes the next manifest due. `nil` when it cannot be: the
+    /// snapshot is then published anew.
+    func carriedDigest(_ recorded: String?, of file: String, _ publication: inout Publication) -> String? {
+        if let recorded, ContentDigest.isWellFormed(recorded) { return recorded }
+        do throws(StorageError) {
+            let digest = try Snapshot.contentDigest(ofSnapshot: try localCopy(file))
+            publication.digestsAdded += 1
+            return digest
+        } catch {
+            return nil
+        }
     }
 
     /// The local path of a published file, its failure as a storage error (the one a reader of

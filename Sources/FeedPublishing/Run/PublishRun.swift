@@ -131,6 +131,9 @@ struct Publication {
     let written: WrittenFiles
     var next: Manifest
     var report: PublishReport
+    /// Content digests computed for versions carried over from a manifest written before
+    /// digests existed: the new manifest must be written to give them.
+    var digestsAdded = 0
 
     init(start: ManifestStore.Start, target: any PublicationTarget) {
         self.start = start
@@ -144,9 +147,11 @@ struct Publication {
 
     /// Whether a new manifest is due: files written, the feeds named changed, a stable name
     /// not yet owned by the manifest (one written before stable names existed, or a recovered
-    /// one), or a recovery.
+    /// one), a recovery, or a manifest of an earlier format (without `format_version` or
+    /// content digests) to bring up to date.
     func changedAnything(recovering: Bool) -> Bool {
         let unowned = !Set(StableNames.names(of: next)).isSubset(of: previous.stableFiles ?? [])
-        return report.filesWritten > 0 || next.feeds.map(\.feedID) != previous.feeds.map(\.feedID) || unowned || recovering
+        let outdated = previous.formatVersion != Manifest.currentFormatVersion || previous.format != Manifest.formatName || digestsAdded > 0
+        return report.filesWritten > 0 || next.feeds.map(\.feedID) != previous.feeds.map(\.feedID) || unowned || recovering || outdated
     }
 }
