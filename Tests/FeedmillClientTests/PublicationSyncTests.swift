@@ -79,9 +79,7 @@ struct PublicationSyncTests {
         let fixture = try ClientFixture()
         try fixture.publish()
         _ = try await fixture.sync()
-        let local = try DatabaseQueue(path: fixture.path("feed_1.sqlite"))
-        try local.write { db in try db.execute(sql: "UPDATE items SET title = 'changed locally' WHERE id = 'f1-0'") }
-        try local.close()
+        try Self.change(fixture.path("feed_1.sqlite"), "UPDATE items SET title = 'changed locally' WHERE id = 'f1-0'")
         try fixture.addEntries(1, ["f1-new"])
         let manifest = try fixture.publish()
         let report = try await fixture.sync()
@@ -264,6 +262,13 @@ struct PublicationSyncTests {
             guard case .httpStatus(let url, 404) = error as? ClientError else { return false }
             return url.path.hasSuffix("/manifest.json")
         }
+    }
+
+    /// Changes a local database as someone other than the client would.
+    private static func change(_ path: String, _ sql: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
     }
 
     /// Every followed file of `manifest` is in the folder, its rows' digest the manifest's; no
