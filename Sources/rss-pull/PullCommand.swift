@@ -22,7 +22,7 @@ struct PullCommand: AsyncParsableCommand {
 
             Exit status: 0 done (including: already up to date, or a stale copy of an older \
             generation, applied nothing); 1 some files could not be synced (their local copies \
-            are kept; said on standard error); 64 usage error; 70 nothing could be done (manifest \
+            are kept, the reasons on standard error); 64 usage error; 70 nothing could be done (manifest \
             unreadable or of an unknown format, folder unusable); 75 another rss-pull is writing \
             into the folder.
             """,

@@ -9,12 +9,15 @@ final class SyncSession {
     let configuration: PublicationSync
     let folder: LocalFolder
     var state: ClientState
+    /// The state as this sync found it: saved again at the end only if it changed.
+    private let initialState: ClientState
     var report = SyncReport()
 
     init(_ configuration: PublicationSync) throws(ClientError) {
         self.configuration = configuration
         folder = try LocalFolder(configuration.folder)
         state = try ClientState.load(from: folder.url)
+        initialState = state
     }
 
     func run() async throws(ClientError) -> SyncReport {
@@ -56,7 +59,7 @@ final class SyncSession {
         if report.problems.isEmpty {
             state.generation = manifest.generation
         }
-        try state.save(in: folder)
+        if state != initialState || !folder.exists(ClientState.fileName) { try state.save(in: folder) }
         if !changed, report.problems.isEmpty, report.previousGeneration == manifest.generation {
             report.outcome = .upToDate
         }
