@@ -1,5 +1,6 @@
 import FeedBasics
 import Foundation
+import GRDB
 import PipelineTestSupport
 import TestSupport
 import Testing
@@ -39,9 +40,16 @@ struct PullCommandTests {
         for generation in 0..<12 {
             var bump = false
             if generation == 0 {
-                // Today's rss-update migrates the fixture's databases in place; today's rss-publish
-                // republishes every feed of an older schema version.
-                let migrated = try update.runCapturing(["--data-dir", data, "--now", "\(now)", "--quiet"])
+                // The server the fixture's feeds came from is gone: the farm serves them again (as
+                // a permanent redirect would move them), so today's rss-update fetches them and
+                // migrates their databases in place, and today's rss-publish republishes every
+                // feed of an older schema version.
+                for id in Int64(1)...3 {
+                    try Self.moveFeed(id, to: farm.url(farm.addFeed(now: now, using: &random)), catalog: data + "/all_feeds.sqlite")
+                    farmFeeds.append(id)
+                }
+                let migrated = try update.runCapturing(
+                    ["--data-dir", data, "--now", "\(now)", "--allow-private-networks", "--quiet", "--feed", "1", "--feed", "2", "--feed", "3"])
                 #expect(migrated.status == 0, "\(migrated.stderr)")
                 bump = true
             } else {
@@ -110,6 +118,13 @@ struct PullCommandTests {
         let failed = try pull.runCapturing([missing.url.path + "/nothing-here", missing.url.path + "/client"])
         #expect(failed.status == 70 && failed.stderr.contains("manifest.json"), "\(failed)")
         #expect(try pull.runCapturing(["ftp://example.org/", missing.url.path]).status == 64)
+    }
+
+    /// Points feed `id` of the catalog at `url`, as `rss-update` does after a permanent redirect.
+    private static func moveFeed(_ id: Int64, to url: String, catalog: String) throws {
+        let queue = try DatabaseQueue(path: catalog)
+        try queue.write { db in try db.execute(sql: "UPDATE feeds SET url = ? WHERE feedid = ?", arguments: [url, id]) }
+        try queue.close()
     }
 
     // MARK: - One client
