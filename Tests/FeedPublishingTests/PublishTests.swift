@@ -165,7 +165,8 @@ struct PublishTests {
             }
         }
         #expect(contract.validatedFiles > 100 && contract.digestCount > 100)
-        #expect(try contract.problems() == [])
+        let problems = try contract.problems()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
     @Test(.enabled(if: InstalledTool.exists("/usr/bin/xmllint"), "xmllint is not installed (Debian package libxml2-utils)"))

@@ -17,7 +17,7 @@ extension PublishRun {
             let condition = FeedDatabaseFile.condition(of: source)
             guard condition != .missing else { continue }
             if let selected, !selected.contains(feed.feedID) {
-                if let earlier { published.append(earlier) }
+                if let earlier { published.append(carriedOver(earlier, &publication) ?? earlier) }
                 continue
             }
             do throws(PublishError) {
@@ -39,7 +39,7 @@ extension PublishRun {
                     message += "; rss-update --feed \(feed.feedID) repairs it"
                 }
                 publication.report.failures.append(PublishFailure(feedID: feed.feedID, message: message))
-                if let earlier, target.serves(earlier.file) { published.append(earlier) }
+                if let earlier, target.serves(earlier.file) { published.append(carriedOver(earlier, &publication) ?? earlier) }
             }
         }
         return published
@@ -61,12 +61,9 @@ extension PublishRun {
         // A version of an older schema is republished (a new version, a full file) even when
         // its source did not change: clients get the columns this Feedmill publishes.
         if let earlier, earlier.sourceFingerprint == fingerprint, earlier.schemaVersion == Snapshot.feedSchemaVersion,
-            !configuration.full, target.serves(earlier.file),
-            let digest = carriedDigest(earlier.contentDigest, of: earlier.file, &publication)
+            !configuration.full, target.serves(earlier.file), let carried = carriedOver(earlier, &publication)
         {
             publication.report.feedsUnchanged += 1
-            var carried = earlier
-            carried.contentDigest = digest
             return carried
         }
         let version = try nextVersion(after: earlier?.version, floor: floor, of: .feed(feed.feedID))
@@ -130,6 +127,19 @@ extension PublishRun {
             deltas.append(PublishedDelta(fromVersion: old.version, file: deltaFile, sha256: SHA256.hexDigest(bytes), size: bytes.count))
         }
         return deltas
+    }
+
+    /// A feed's published version carried over unchanged, brought up to this format: with its
+    /// content digest (``carriedDigest(_:of:_:)``); and when the manifest was written before
+    /// digests, without its deltas, which lack `schema_version` and `to_content_digest` (they
+    /// are retired as usual; a client at their versions downloads the file). `nil` when the
+    /// digest cannot be computed.
+    func carriedOver(_ earlier: PublishedFeed, _ publication: inout Publication) -> PublishedFeed? {
+        guard let digest = carriedDigest(earlier.contentDigest, of: earlier.file, &publication) else { return nil }
+        var carried = earlier
+        if earlier.contentDigest != digest { carried.deltas = [] }
+        carried.contentDigest = digest
+        return carried
     }
 
     /// The content digest of a version carried over unchanged: the manifest's, or, when the

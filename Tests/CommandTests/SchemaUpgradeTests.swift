@@ -1,0 +1,95 @@
+import FeedModel
+import FeedPublishing
+@testable import FeedStorage
+import Foundation
+import PipelineTestSupport
+import TestSupport
+import Testing
+
+/// A data directory and publication made by the Feedmill before issue 40 (feed and catalog
+/// schema version 1, a manifest without format fields or content digests:
+/// `Fixtures/publication-schema-1`), upgraded by today's `rss-update` and `rss-publish`.
+@Suite("A publication made before issue 40, upgraded", .serialized)
+struct SchemaUpgradeTests {
+    let update = Executable(name: "rss-update")
+    let publish = Executable(name: "rss-publish")
+    /// After the fixture's last run: nothing is due, so rss-update only migrates.
+    let now = "1700003601"
+
+    private func upgrade(_ root: TemporaryDirectory, recover: Bool = false) throws -> (data: String, out: String) {
+        let data = root.url.path + "/data", out = root.url.path + "/publish"
+        let updated = try update.runCapturing(["--data-dir", data, "--allow-private-networks", "--now", now])
+        #expect(updated.status == 0, "\(updated.stdout)\(updated.stderr)")
+        let published = try publish.runCapturing(["--data-dir", data, "--out", out, "--now", now] + (recover ? ["--recover"] : []))
+        #expect(published.status == 0, "\(published.stdout)\(published.stderr)")
+        if recover { #expect(published.stderr.contains("recovered generation 2"), "\(published.stderr)") }
+        return (data, out)
+    }
+
+    @Test func everyFeedAndTheCatalogAreRepublishedAtTheNewSchemaWithNoDeltaAcrossIt() throws {
+        let root = try schema1Publication()
+        let fixture = try PublishHarnessReader.manifest(root.url.path + "/publish")
+        #expect(fixture.formatVersion == nil && fixture.feeds.map(\.version) == [1, 2, 1] && fixture.catalog?.version == 2)
+        let (data, out) = try upgrade(root)
+        let contract = try ContractArchive()
+        try contract.keep(publication: out, label: "upgraded")
+        let manifest = try PublishHarnessReader.manifest(out)
+        let feedRose = Snapshot.feedSchemaVersion > 1, catalogRose = Snapshot.catalogSchemaVersion > 1
+        #expect(manifest.format == "feedmill-manifest" && manifest.formatVersion == 1 && manifest.generation == 3)
+        #expect(manifest.feeds.allSatisfy { $0.schemaVersion == Snapshot.feedSchemaVersion && $0.contentDigest != nil })
+        #expect(manifest.catalog?.schemaVersion == Snapshot.catalogSchemaVersion)
+        if feedRose {
+            // Republished though no source changed: a new version, a full file, no delta from schema 1.
+            #expect(manifest.feeds.map(\.version) == [2, 3, 2])
+            #expect(manifest.feeds.map { $0.history.map(\.version) } == [[1], [2, 1], [1]], "old versions still served")
+        } else {
+            #expect(manifest.feeds.map(\.version) == [1, 2, 1])
+        }
+        // No delta from schema 1, nor one written before deltas said their schema and digest.
+        #expect(manifest.feeds.allSatisfy { $0.deltas.isEmpty })
+        #expect(manifest.retiredFiles?.contains("feed_2.v1-v2.delta.json") == true, "the old delta is retired as usual")
+        #expect(manifest.catalog?.version == (catalogRose ? 3 : 2))
+        #expect(!FileManager.default.fileExists(atPath: out + "/all_feeds.v1.sqlite"), "retired by the fixture's publication, removed by this one")
+        for feed in manifest.feeds {
+            #expect(try sqlite(out + "/" + feed.file, "PRAGMA user_version") == [["\(Snapshot.feedSchemaVersion)"]])
+            // The original client query, unchanged.
+            #expect(try sqlite(out + "/" + feed.file, "SELECT id, title, summary, pubdate_unix_time, permalink FROM items").count == feed.itemCount)
+        }
+        let catalogFile = out + "/" + (try #require(manifest.catalog)).file
+        #expect(try sqlite(catalogFile, "PRAGMA user_version") == [["\(Snapshot.catalogSchemaVersion)"]])
+        #expect(try sqlite(catalogFile, "select feeds.feedid, url, title from feeds, about where (feeds.feedid = about.feedid)").count == 3)
+        let problems = try contract.problems()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+
+        // The next change: a delta from the version of today's schema only.
+        let risen = manifest.feeds[1]
+        try FeedDatabase(path: data + "/feed_2.sqlite").upsert(
+            [Entry(id: "after-the-rise", idSource: .native, permalink: "https://example.org/later", title: "Later", summary: SafeHTML("<p>x</p>"),
+                pubdate: 1_700_003_000, updated: nil, author: nil)],
+            now: 1_700_003_700)
+        let again = try publish.runCapturing(["--data-dir", data, "--out", out, "--now", "1700003700"])
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        try contract.keep(publication: out, label: "a change after the upgrade")
+        let next = try PublishHarnessReader.manifest(out)
+        #expect(next.feeds[1].version == risen.version + 1)
+        #expect(next.feeds[1].deltas.map(\.fromVersion) == (feedRose ? [risen.version] : [risen.version, 1]))
+        for delta in next.feeds[1].deltas {
+            #expect(try sqlite(out + "/feed_2.v\(delta.fromVersion).sqlite", "PRAGMA user_version") == [["\(Snapshot.feedSchemaVersion)"]])
+        }
+        let later = try contract.problems()
+        #expect(later.isEmpty, "\(later.joined(separator: "\n"))")
+    }
+
+    @Test func theOldPublishersRecordRecoversALostManifest() throws {
+        let root = try schema1Publication()
+        try FileManager.default.removeItem(atPath: root.url.path + "/publish/manifest.json")
+        let (_, out) = try upgrade(root, recover: true)
+        let manifest = try PublishHarnessReader.manifest(out)
+        #expect(manifest.formatVersion == 1 && manifest.generation == 3)
+        #expect(manifest.feeds.count == 3 && manifest.feeds.allSatisfy { $0.schemaVersion == Snapshot.feedSchemaVersion })
+        let contract = try ContractArchive()
+        try contract.keep(publication: out, label: "recovered")
+        let problems = try contract.problems()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+}

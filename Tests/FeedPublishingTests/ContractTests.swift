@@ -1,0 +1,331 @@
+import FeedBasics
+import FeedModel
+import FeedPublishing
+@testable import FeedStorage
+import Foundation
+import GRDB
+import PipelineTestSupport
+import TestSupport
+import Testing
+
+/// The publication contract (docs/client-contract.md): format fields, content digests checked
+/// by an implementation of their own (Scripts/content-digest), the JSON Schemas checked by a
+/// real validator (Scripts/validate-contract, python3-jsonschema), schema version rises, and
+/// manifests written before any of it.
+@Suite("The client contract", .serialized)
+struct ContractTests {
+    @Test func everyPublishedSnapshotHasTheDigestAnotherImplementationComputes() throws {
+        let publish = try PublishHarness()
+        _ = try publish.harness.add(["https://feeds.example/1.xml", "https://feeds.example/2.xml"])
+        // Ids ordered by their UTF-8 bytes (upper case before lower, then non-ASCII), text with
+        // quotes, line breaks and non-ASCII, empty text, negative and NULL values.
+        let tricky = [
+            Entry(
+                id: "éclair", idSource: .native, permalink: nil, title: "Crème \"brûlée\"\nsecond line", summary: SafeHTML(""),
+                pubdate: -86_400, updated: nil, author: nil),
+            Entry(
+                id: "Zebra", idSource: .native, permalink: "https://site.example/z?a=1&b=2", title: "日本語 🦓", summary: SafeHTML("<p>x</p>"),
+                pubdate: 0, updated: 1_700_000_000, author: "Ann, Bob"),
+            Entry(id: "apple", idSource: .native, permalink: nil, title: "", summary: SafeHTML("<p>\t</p>"), pubdate: nil, updated: nil, author: nil),
+        ]
+        try publish.write(1, tricky)
+        try publish.write(2, [entry("only")])
+        let contract = try ContractArchive()
+        _ = try publish.publish()
+        try contract.keep(publication: publish.outPath, label: "first")
+        try publish.write(1, [entry("Zebra", title: "changed"), entry("new")])
+        _ = try publish.publish()
+        try contract.keep(publication: publish.outPath, label: "second")
+        let manifest = try publish.manifest()
+        #expect(manifest.format == "feedmill-manifest" && manifest.formatVersion == 1)
+        #expect(manifest.feeds.map(\.deltas.count) == [1, 0])
+        #expect(Set(manifest.feeds.compactMap(\.contentDigest)).count == 2, "two feeds, two digests")
+        #expect(contract.digestCount == 7, "3 snapshots, then 3 and a delta")
+        let problems = try contract.problems()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test func aDigestThatDoesNotMatchTheRowsIsFound() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 1, items: 2)
+        _ = try publish.publish()
+        let file = publish.outPath + "/" + (try publish.manifest().feeds[0].file)
+        let before = try Snapshot.contentDigest(ofSnapshot: file)
+        let queue = try DatabaseQueue(path: file)
+        try queue.write { db in try db.execute(sql: "UPDATE items SET title = title || '.' WHERE id = (SELECT MIN(id) FROM items)") }
+        try queue.close()
+        #expect(try Snapshot.contentDigest(ofSnapshot: file) != before)
+        let contract = try ContractArchive()
+        try contract.keep(publication: publish.outPath, label: "changed by hand")
+        let problems = try contract.problems()
+        #expect(problems.count == 1 && problems[0].contains("feed_1.v1.sqlite"), "\(problems)")
+    }
+
+    @Test func theValidatorRejectsWhatBreaksTheContract() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 2, items: 2)
+        _ = try publish.publish()
+        try publish.write(1, [entry("added")])
+        _ = try publish.publish()
+        let manifestPath = publish.outPath + "/manifest.json"
+        let deltaPath = publish.outPath + "/" + (try #require(try publish.manifest().feeds[0].deltas.first)).file
+        let scratch = try TemporaryDirectory()
+        var broken: [String] = []
+        func variant(_ source: String, _ name: String, _ change: (inout [String: Any]) -> Void) throws {
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source))) as? [String: Any])
+            change(&object)
+            let path = scratch.url.path + "/" + name
+            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+            broken.append(path)
+        }
+        func firstFeed(_ object: inout [String: Any], _ change: (inout [String: Any]) -> Void) {
+            var feeds = object["feeds"] as? [[String: Any]] ?? []
+            change(&feeds[0])
+            object["feeds"] = feeds
+        }
+        try variant(manifestPath, "no-digest.manifest.json") { object in firstFeed(&object) { $0["content_digest"] = nil } }
+        try variant(manifestPath, "upper-hex.manifest.json") { object in
+            firstFeed(&object) { $0["sha256"] = ($0["sha256"] as? String)?.uppercased() }
+        }
+        try variant(manifestPath, "format-2.manifest.json") { $0["format_version"] = 2 }
+        try variant(manifestPath, "other-format.manifest.json") { $0["format"] = "something-else" }
+        try variant(manifestPath, "no-format.manifest.json") { $0["format"] = nil }
+        try variant(manifestPath, "generation-text.manifest.json") { $0["generation"] = "2" }
+        try variant(manifestPath, "generation-past-2-53.manifest.json") { $0["generation"] = 9_007_199_254_740_993 as Int64 }
+        try variant(manifestPath, "negative-size.manifest.json") { object in
+            var catalog = object["catalog"] as? [String: Any] ?? [:]
+            catalog["size"] = -1
+            object["catalog"] = catalog
+        }
+        try variant(manifestPath, "short-digest.manifest.json") { object in firstFeed(&object) { $0["content_digest"] = "sha256:abc" } }
+        try variant(manifestPath, "path-delta.manifest.json") { object in
+            firstFeed(&object) { feed in
+                var deltas = feed["deltas"] as? [[String: Any]] ?? []
+                deltas[0]["file"] = "../victim.delta.json"
+                feed["deltas"] = deltas
+            }
+        }
+        try variant(deltaPath, "real-value.delta.json") { object in
+            var rows = object["upserts"] as? [[Any]] ?? []
+            rows[0][3] = 1.5
+            object["upserts"] = rows
+        }
+        try variant(deltaPath, "no-schema.delta.json") { $0["schema_version"] = nil }
+        try variant(deltaPath, "bad-digest.delta.json") { $0["to_content_digest"] = "sha1:00" }
+        try variant(deltaPath, "id-not-first.delta.json") { object in
+            var columns = object["columns"] as? [String] ?? []
+            columns.swapAt(0, 1)
+            object["columns"] = columns
+        }
+        let valid = [manifestPath, publish.outPath + "/.feedmill-publisher.json", deltaPath]
+        let accepted = try ContractCheck.validate(valid)
+        #expect(accepted.status == 0, "\(accepted.output)")
+        let rejected = try ContractCheck.validate(valid + broken)
+        #expect(rejected.status == 1)
+        for path in broken {
+            #expect(rejected.output.contains(path + ":"), "\((path as NSString).lastPathComponent) not rejected: \(rejected.output)")
+        }
+        #expect(rejected.output.contains("checked \(valid.count + broken.count) file(s): \(broken.count) invalid"), "\(rejected.output)")
+    }
+
+    @Test func theJSONColumnsOfADeltaAreValidatedAndMustBeCanonical() throws {
+        let scratch = try TemporaryDirectory()
+        let digest = "sha256:" + String(repeating: "0", count: 64)
+        func delta(_ name: String, _ value: String) throws -> String {
+            let object: [String: Any] = [
+                "format": "feedmill-delta", "format_version": 1, "feedid": 1, "from_version": 1, "to_version": 2,
+                "schema_version": 2, "to_content_digest": digest,
+                "columns": ["id", "enclosures_json", "categories_json", "authors_json"],
+                "upserts": [["a", value, #"[{"term":"swift","label":"Swift","scheme":"https://s.example/"}]"#, #"[{"name":"Ann","email":"a@b.c"}]"#]],
+                "deletes": [],
+            ]
+            let path = scratch.url.path + "/" + name + ".delta.json"
+            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let good = try delta("good", #"[{"url":"https://cdn.example/a/b.mp3","type":"audio/mpeg","length":1234,"duration":61},{"url":"http://x.example/é\n"}]"#)
+        let accepted = try ContractCheck.validate([good])
+        #expect(accepted.status == 0, "\(accepted.output)")
+        let bad = [
+            try delta("spaces", #"[{"url": "https://cdn.example/a.mp3"}]"#),
+            try delta("escaped-slash", #"[{"url":"https:\/\/cdn.example\/a.mp3"}]"#),
+            try delta("null-key", #"[{"url":"https://cdn.example/a.mp3","type":null}]"#),
+            try delta("no-url", #"[{"type":"audio/mpeg"}]"#),
+            try delta("javascript-url", #"[{"url":"javascript:alert(1)"}]"#),
+            try delta("empty-list", "[]"),
+            try delta("not-json", "[{"),
+            try delta("length-text", #"[{"url":"https://cdn.example/a.mp3","length":"12"}]"#),
+        ]
+        let rejected = try ContractCheck.validate(bad)
+        #expect(rejected.status == 1)
+        for path in bad {
+            #expect(rejected.output.contains(path + ":"), "\((path as NSString).lastPathComponent) not rejected: \(rejected.output)")
+        }
+    }
+
+    @Test func aManifestFromBeforeDigestsGainsThemWithoutNewVersions() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 2, items: 3)
+        _ = try publish.publish()
+        let original = try publish.manifest()
+        // As a publisher before this format wrote it: no format fields, no content digests.
+        for name in ["manifest.json", ".feedmill-publisher.json"] {
+            try editJSON(publish.outPath + "/" + name) { object in
+                object = Self.removing(["format", "format_version", "content_digest"], from: object)
+            }
+        }
+        let stripped = try publish.manifest()
+        #expect(stripped.formatVersion == nil && stripped.feeds.allSatisfy { $0.contentDigest == nil } && stripped.catalog?.contentDigest == nil)
+        // Publishing feed 1 alone: feed 2, carried over as it is, gains its digest too.
+        let report = try publish.publish(only: [1])
+        #expect(report.feedsWritten == 0 && report.generation == 2, "only the manifest is written again")
+        let upgraded = try publish.manifest()
+        #expect(upgraded.format == "feedmill-manifest" && upgraded.formatVersion == 1)
+        #expect(upgraded.feeds.map(\.version) == original.feeds.map(\.version) && upgraded.catalog?.version == original.catalog?.version)
+        #expect(upgraded.feeds.map(\.contentDigest) == original.feeds.map(\.contentDigest))
+        #expect(upgraded.catalog?.contentDigest == original.catalog?.contentDigest)
+        #expect(try publish.publish().unchanged, "and then nothing more")
+        let contract = try ContractArchive()
+        try contract.keep(publication: publish.outPath, label: "upgraded")
+        let problems = try contract.problems()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test func aManifestOfAFormatVersionThisPublisherDoesNotKnowIsNotPublishedOver() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 1, items: 1)
+        _ = try publish.publish()
+        try editJSON(publish.outPath + "/manifest.json") { $0["format_version"] = 2 }
+        let before = try publish.listing()
+        let error = #expect(throws: PublishError.self) { try publish.publish() }
+        #expect(error?.description.contains("format_version 2") == true && error?.description.contains("--recover") == true, "\(String(describing: error))")
+        #expect(try publish.listing() == before)
+    }
+
+    /// What a rise of the published schema version does, whatever the numbers: the published
+    /// versions are made to look one schema version older (manifest, record, and each file's
+    /// `PRAGMA user_version`), as an older Feedmill left them.
+    @Test func aSchemaVersionRiseRepublishesEverythingWithNoDeltaAcrossIt() throws {
+        let publish = try PublishHarness()
+        publish.retained = 3
+        try publish.seed(feeds: 3, items: 2)
+        _ = try publish.publish()
+        try publish.write(2, [entry("second")])
+        _ = try publish.publish()
+        let old = try publish.manifest()
+        #expect(old.feeds.map(\.version) == [1, 2, 1])
+        let older = Snapshot.feedSchemaVersion - 1
+        for name in ["manifest.json", ".feedmill-publisher.json"] {
+            try editJSON(publish.outPath + "/" + name) { object in
+                var feeds = object["feeds"] as? [[String: Any]] ?? []
+                for index in feeds.indices { feeds[index]["schema_version"] = older }
+                object["feeds"] = feeds
+                var catalog = object["catalog"] as? [String: Any] ?? [:]
+                catalog["schema_version"] = Snapshot.catalogSchemaVersion - 1
+                object["catalog"] = catalog
+            }
+        }
+        for file in old.feeds.flatMap({ [$0.file] + $0.history.map(\.file) }) {
+            try setUserVersion(publish.outPath + "/" + file, older)
+        }
+        let contract = try ContractArchive()
+        let report = try publish.publish()
+        try contract.keep(publication: publish.outPath, label: "after the rise")
+        #expect(report.feedsWritten == 3 && report.deltasWritten == 0, "every feed again, though no source changed")
+        let risen = try publish.manifest()
+        #expect(risen.feeds.map(\.version) == [2, 3, 2])
+        #expect(risen.feeds.allSatisfy { $0.schemaVersion == Snapshot.feedSchemaVersion && $0.deltas.isEmpty })
+        #expect(risen.feeds.map { $0.history.map(\.version) } == [[1], [2, 1], [1]], "the old versions are still served")
+        #expect(risen.catalog?.version == (old.catalog?.version ?? 0) + 1 && risen.catalog?.schemaVersion == Snapshot.catalogSchemaVersion)
+        #expect(risen.feeds.map(\.contentDigest) == old.feeds.map(\.contentDigest), "same rows, same digest")
+        // The next change gets a delta from the version of this schema only.
+        try publish.write(2, [entry("third")])
+        _ = try publish.publish()
+        try contract.keep(publication: publish.outPath, label: "a change after the rise")
+        let next = try publish.manifest()
+        #expect(next.feeds[1].version == 4 && next.feeds[1].history.map(\.version) == [3, 2, 1])
+        #expect(next.feeds[1].deltas.map(\.fromVersion) == [3])
+        let problems = try contract.problems()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        // Retired as usual: once out of every history, the old schema's files go.
+        for round in 0..<3 {
+            try publish.write(2, [entry("round \(round)")])
+            _ = try publish.publish()
+        }
+        #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/feed_2.v2.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/feed_2.v1-v2.delta.json"))
+    }
+
+    /// docs/client-contract.md's worked example of the content digest, and its example manifest
+    /// and delta, hold: the digest as Feedmill and as Scripts/content-digest compute it, the
+    /// byte string shown hashed, the examples valid against the schemas.
+    @Test func theContractPagesExamplesHold() throws {
+        let page = try String(contentsOfFile: ContractCheck.repository + "/docs/client-contract.md", encoding: .utf8)
+        let blocks = Self.fencedBlocks(page)
+        let sqlIndex = try #require(blocks.firstIndex { $0.hasPrefix("-- content-digest example\n") })
+        let documented = try #require(page.firstMatch(of: /whose content digest is\s+`(sha256:[0-9a-f]{64})`/)).1
+        let scratch = try TemporaryDirectory()
+        let database = scratch.url.path + "/example.sqlite"
+        let queue = try DatabaseQueue(path: database)
+        try queue.write { db in try db.execute(sql: blocks[sqlIndex]) }
+        try queue.close()
+        #expect(try Snapshot.contentDigest(ofSnapshot: database) == String(documented))
+        #expect(try ContractCheck.contentDigests([(database, nil)]) == [String(documented)])
+        #expect("sha256:" + SHA256.hexDigest(blocks[sqlIndex + 1]) == String(documented), "the byte string shown")
+        let jsonBlocks = blocks.filter { $0.hasPrefix("{") }
+        #expect(jsonBlocks.count == 2)
+        var examples: [String] = []
+        for (index, (block, name)) in zip(jsonBlocks, ["example-manifest.json", "example.delta.json"]).enumerated() {
+            let path = scratch.url.path + "/\(index)-" + name
+            try block.write(toFile: path, atomically: false, encoding: .utf8)
+            examples.append(path)
+        }
+        let validation = try ContractCheck.validate(examples)
+        #expect(validation.status == 0, "\(validation.output)")
+    }
+
+    /// The contents of every fenced code block of a Markdown page, in order.
+    static func fencedBlocks(_ page: String) -> [String] {
+        var blocks: [String] = []
+        var current: String?
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") {
+                if let finished = current {
+                    blocks.append(finished)
+                    current = nil
+                } else {
+                    current = ""
+                }
+            } else if current != nil {
+                current? += line + "\n"
+            }
+        }
+        return blocks
+    }
+
+    private func setUserVersion(_ path: String, _ version: Int) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = \(version)") }
+        try queue.close()
+    }
+
+    static func removing(_ keys: Set<String>, from value: Any) -> Any {
+        if let object = value as? [String: Any] {
+            return object.filter { !keys.contains($0.key) }.mapValues { removing(keys, from: $0) }
+        }
+        if let array = value as? [Any] { return array.map { removing(keys, from: $0) } }
+        return value
+    }
+
+    static func removing(_ keys: Set<String>, from object: [String: Any]) -> [String: Any] {
+        (removing(keys, from: object as Any) as? [String: Any]) ?? object
+    }
+}
+
+/// Rewrites a JSON object file, as a person or an older publisher might have left it.
+func editJSON(_ path: String, _ change: (inout [String: Any]) -> Void) throws {
+    let url = URL(fileURLWithPath: path)
+    var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    change(&object)
+    try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: url)
+}
