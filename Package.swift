@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "rss-publish", targets: ["rss-publish"]),
         .executable(name: "rss-inspect", targets: ["rss-inspect"]),
         .executable(name: "rss-feeds", targets: ["rss-feeds"]),
+        .executable(name: "rss-pull", targets: ["rss-pull"]),
         .library(name: "FeedBasics", targets: ["FeedBasics"]),
         .library(name: "FeedModel", targets: ["FeedModel"]),
         .library(name: "FeedParsing", targets: ["FeedParsing"]),
@@ -24,6 +25,8 @@ let package = Package(
         .library(name: "FeedStorage", targets: ["FeedStorage"]),
         .library(name: "FeedPipeline", targets: ["FeedPipeline"]),
         .library(name: "FeedPublishing", targets: ["FeedPublishing"]),
+        // For apps: syncs a publication into a local folder. Depends on no other Feedmill module.
+        .library(name: "FeedmillClient", targets: ["FeedmillClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,6 +43,9 @@ let package = Package(
         // sqlite3_config, which is variadic: a C file, not a header, so that SQLite's declarations
         // come into Swift once (through GRDBSQLite).
         .target(name: "CSQLiteSettings"),
+        // The system SQLite for FeedmillClient where Apple's SQLite3 module is not (Linux): its
+        // own module, so the client library needs no GRDB.
+        .systemLibrary(name: "CFeedmillSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "FeedBasics", dependencies: ["CCrypto", "CLibXML2"]),
         .target(name: "FeedModel", dependencies: ["FeedBasics"]),
         .target(name: "FeedDates", dependencies: ["FeedBasics"]),
@@ -91,6 +97,13 @@ let package = Package(
         .executableTarget(
             name: "rss-feeds",
             dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedStorage", "FeedBasics", argumentParser]),
+        // The reference client, for apps: Foundation and the system SQLite only, no other
+        // Feedmill module, so an app on any platform can take it alone.
+        .target(
+            name: "FeedmillClient",
+            dependencies: [.target(name: "CFeedmillSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi]))]),
+        // The client from a shell: no data directory, no settings, nothing of the server side.
+        .executableTarget(name: "rss-pull", dependencies: ["FeedmillClient", argumentParser]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Shared by the tests of the storage, pipeline, publishing and command layers: a data
         // directory with a hand-moved clock, feed farms on 127.0.0.1, runs of the real binaries.
@@ -108,6 +121,14 @@ let package = Package(
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel", "FeedBasics", "TestSupport"]),
         .testTarget(name: "FeedDatesTests", dependencies: ["FeedDates", "TestSupport"]),
+        // The client against real publications (written by FeedPublishing, served on 127.0.0.1);
+        // GRDB computes the content digest a second, independent way.
+        .testTarget(
+            name: "FeedmillClientTests",
+            dependencies: [
+                "FeedmillClient", "FeedPublishing", "TestSupport", "PipelineTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "FeedBasics", "CCurl", "TestSupport"]),
         .testTarget(
             name: "FeedCommandSupportTests",

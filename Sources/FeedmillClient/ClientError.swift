@@ -1,0 +1,75 @@
+import Foundation
+
+/// Why a sync, or one file of it, did not happen. Each case prints one line a person
+/// understands (`description`); an app shows it or logs it, and retries later: the files
+/// already in the folder are kept whatever went wrong.
+public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The request could not be made or did not finish (no network, refused, reset).
+    case transport(url: URL, reason: String)
+    /// The server answered with a status other than 200.
+    case httpStatus(url: URL, status: Int)
+    case manifestUnreadable(url: URL, reason: String)
+    /// A manifest format or version this client would misread: update the client.
+    case unsupportedFormat(url: URL, format: String, version: Int?)
+    /// A database of a schema version this client does not know (newer than it reads).
+    case unsupportedSchema(file: String, schemaVersion: Int, known: ClosedRange<Int>)
+    /// A name in the manifest that is not a plain file name (no folders, no hidden files).
+    case unsafeName(String)
+    /// The downloaded bytes are not the published file (cut short, changed on the way).
+    case sizeMismatch(file: String, expected: Int, received: Int)
+    case sha256Mismatch(file: String, expected: String, received: String)
+    /// The database's rows are not the version the manifest names.
+    case contentDigestMismatch(file: String, expected: String, found: String)
+    case unusableDelta(file: String, reason: String)
+    case database(path: String, message: String)
+    /// The local folder or a file in it could not be read or written.
+    case folder(path: String, reason: String)
+    /// A file the client did not write is where it would write one: left alone, not synced.
+    case foreignFile(path: String)
+    /// Another sync holds the folder.
+    case busy(path: String)
+    case stateUnreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .transport(let url, let reason): "\(url.absoluteString): \(reason)"
+        case .httpStatus(let url, let status): "\(url.absoluteString): the server answered HTTP \(status)"
+        case .manifestUnreadable(let url, let reason): "\(url.absoluteString) is not a usable manifest: \(reason)"
+        case .unsupportedFormat(let url, let format, let version):
+            "\(url.absoluteString) is \(format) format version \(version.map(String.init) ?? "(none)"), which this client does not read "
+                + "(it reads \(PublicationManifest.knownFormat) \(PublicationManifest.knownFormatVersions.lowerBound)..."
+                + "\(PublicationManifest.knownFormatVersions.upperBound)); the local files are kept: update the client"
+        case .unsupportedSchema(let file, let schemaVersion, let known):
+            "\(file) has schema version \(schemaVersion); this client reads \(known.lowerBound)...\(known.upperBound): the local copy is kept"
+        case .unsafeName(let name): "the manifest names \"\(name)\", which is not a plain file name: not downloaded"
+        case .sizeMismatch(let file, let expected, let received):
+            "\(file): received \(received) bytes, the manifest says \(expected) (cut short or changed): not used"
+        case .sha256Mismatch(let file, let expected, let received):
+            "\(file): SHA-256 \(received), the manifest says \(expected): not used"
+        case .contentDigestMismatch(let file, let expected, let found):
+            "\(file): content digest \(found), the manifest says \(expected)"
+        case .unusableDelta(let file, let reason): "delta \(file) cannot be applied: \(reason)"
+        case .database(let path, let message): "\(path): \(message)"
+        case .folder(let path, let reason): "\(path): \(reason)"
+        case .foreignFile(let path): "\(path) was not written by this client: left alone, not synced"
+        case .busy(let path): "another sync is writing into \(path); try again when it is done"
+        case .stateUnreadable(let path, let reason):
+            "\(path) cannot be read (\(reason)); remove it to start over (the files it lists are then downloaded again)"
+        }
+    }
+
+    /// A decoding error as one line: the path to the field and what was wrong.
+    static func describe(decoding error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return keys.isEmpty ? "" : " at \(keys)"
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "missing \(key.stringValue)\(path(context))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(context.debugDescription)\(path(context))"
+        case .dataCorrupted(let context): return "not JSON: \(context.debugDescription)\(path(context))"
+        @unknown default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The folder an app reads its databases from, held by one sync at a time (an `flock` on the
+/// folder itself, so there is no lock file to leave behind). Every file is replaced the same
+/// way: written to a temporary in the same folder, synced, renamed over the old one, and the
+/// folder synced, so an app opening a database gets the old file or the new one, whole.
+///
+/// Not `Sendable`: one sync owns it from start to finish.
+final class LocalFolder {
+    let url: URL
+    private var lockDescriptor: Int32 = -1
+
+    /// Temporaries are named with this prefix, and only files with it are removed as leftovers.
+    static let temporaryPrefix = ".feedmill-client.tmp."
+
+    /// Creates the folder if needed and takes its lock.
+    init(_ url: URL) throws(ClientError) {
+        self.url = url.standardizedFileURL
+        do {
+            try FileManager.default.createDirectory(at: self.url, withIntermediateDirectories: true)
+        } catch {
+            throw .folder(path: self.url.path, reason: "cannot be created: \(error.localizedDescription)")
+        }
+        let descriptor = open(self.url.path, O_RDONLY)
+        guard descriptor >= 0 else { throw .folder(path: self.url.path, reason: "cannot be opened: \(Self.errorText())") }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
+            let reason = Self.errorText()
+            close(descriptor)
+            if busy { throw .busy(path: self.url.path) }
+            throw .folder(path: self.url.path, reason: "cannot be locked: \(reason)")
+        }
+        lockDescriptor = descriptor
+    }
+
+    deinit {
+        if lockDescriptor >= 0 { close(lockDescriptor) }
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
+
+    /// Size and modification time (nanoseconds since 1970), to notice a file changed by someone else.
+    func stamp(_ name: String) -> (size: Int, modified: Int64)? {
+        var info = stat()
+        guard stat(path(name), &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = Int64(info.st_mtimespec.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtimespec.tv_nsec)
+        #else
+        let modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+        #endif
+        return (Int(info.st_size), modified)
+    }
+
+    /// A fresh temporary name for `name`, in this folder (a rename is only atomic within one
+    /// file system).
+    func temporaryName(for name: String) -> String {
+        Self.temporaryPrefix + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    }
+
+    /// Writes `data` to a new temporary and syncs it; returns its name.
+    func writeTemporary(_ data: Data, for name: String) throws(ClientError) -> String {
+        let temporary = temporaryName(for: name)
+        let path = self.path(temporary)
+        guard FileManager.default.createFile(atPath: path, contents: data) else {
+            throw .folder(path: path, reason: "cannot be written")
+        }
+        try sync(temporary)
+        return temporary
+    }
+
+    /// Copies the file `name` to a new temporary (to apply a delta to the copy).
+    func copyToTemporary(_ name: String) throws(ClientError) -> String {
+        let temporary = temporaryName(for: name)
+        do {
+            try FileManager.default.copyItem(atPath: path(name), toPath: path(temporary))
+        } catch {
+            throw .folder(path: path(name), reason: "cannot be copied: \(error.localizedDescription)")
+        }
+        return temporary
+    }
+
+    /// Renames the synced temporary over `name`, then syncs the folder so the rename survives
+    /// a power cut.
+    func install(_ temporary: String, as name: String) throws(ClientError) {
+        try sync(temporary)
+        guard rename(path(temporary), path(name)) == 0 else {
+            throw .folder(path: path(name), reason: "cannot be replaced: \(Self.errorText())")
+        }
+        try syncFolder()
+    }
+
+    /// Writes `data` under `name` atomically.
+    func replace(_ name: String, with data: Data) throws(ClientError) {
+        let temporary = try writeTemporary(data, for: name)
+        do throws(ClientError) {
+            try install(temporary, as: name)
+        } catch {
+            discard(temporary)
+            throw error
+        }
+    }
+
+    /// Removes a temporary of this sync and the journal SQLite may have left beside it.
+    func discard(_ temporary: String) {
+        unlink(path(temporary))
+        unlink(path(temporary + "-journal"))
+    }
+
+    func remove(_ name: String) throws(ClientError) {
+        guard unlink(path(name)) == 0 || errno == ENOENT else {
+            throw .folder(path: path(name), reason: "cannot be removed: \(Self.errorText())")
+        }
+        try syncFolder()
+    }
+
+    /// Removes the temporaries an earlier sync left when it was killed (only names with this
+    /// client's prefix: nothing else in the folder is touched). Returns how many.
+    func removeLeftoverTemporaries() -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        var removed = 0
+        for name in names where name.hasPrefix(Self.temporaryPrefix) {
+            if unlink(path(name)) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    private func sync(_ name: String) throws(ClientError) {
+        try Self.syncToDisk(path(name))
+    }
+
+    private func syncFolder() throws(ClientError) {
+        try Self.syncToDisk(url.path)
+    }
+
+    private static func syncToDisk(_ path: String) throws(ClientError) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw .folder(path: path, reason: "cannot be opened to sync: \(errorText())") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw .folder(path: path, reason: "cannot be synced: \(errorText())") }
+    }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
+}

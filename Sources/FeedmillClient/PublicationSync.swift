@@ -1,0 +1,53 @@
+import Foundation
+
+/// Keeps a local folder in step with a Feedmill publication (what `rss-publish` writes), so an
+/// app opens `all_feeds.sqlite` and `feed_<id>.sqlite` from its own storage and never a file
+/// half written, half verified or from another feed.
+///
+/// One ``run()`` reads `manifest.json`, downloads the catalog when its version changed, brings
+/// each followed feed to the published version (by a delta when one applies to the version
+/// held, else the whole file), checks every download's SHA-256 and every database's content
+/// digest, and removes the files of feeds that left. It follows the client contract
+/// (docs/client-contract.md) to the letter: a manifest format it does not know is refused, a
+/// stale generation is not applied, a file that fails a check never replaces a good one.
+///
+/// Killed at any point, the next run converges: every file is replaced by rename and the
+/// client's state (`.feedmill-client.json`) is rewritten after each one. Two runs on one folder
+/// do not interleave: the second gets ``ClientError/busy(path:)``.
+public struct PublicationSync: Sendable {
+    /// The publication's directory (`https://cdn.example/feeds/`, or a `file:` URL).
+    public let baseURL: URL
+    /// Where the databases are kept; created if missing. Files the client did not write there
+    /// are never touched.
+    public let folder: URL
+    public let feeds: FollowedFeeds
+    public let transport: any ClientTransport
+
+    /// Feed schema versions this client reads: a rise only ever adds tables and columns, so
+    /// the client knows which rises it can still read.
+    public static let knownFeedSchemaVersions = 1...2
+    public static let knownCatalogSchemaVersions = 1...2
+
+    public init(baseURL: URL, folder: URL, feeds: FollowedFeeds = .all, transport: any ClientTransport = URLSessionTransport()) {
+        // Names are resolved against the base as a directory, whether or not it ends with "/".
+        self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
+        self.folder = folder
+        self.feeds = feeds
+        self.transport = transport
+    }
+
+    /// Brings the folder to the manifest's generation, as far as it can. Throws only when
+    /// nothing could be done (the folder is unusable or busy, the manifest cannot be read or
+    /// is of an unknown format); a file that could not be synced is a ``SyncReport/problems``
+    /// entry, and the others are synced regardless.
+    public func run() async throws(ClientError) -> SyncReport {
+        let session = try SyncSession(self)
+        return try await session.run()
+    }
+}
+
+/// The client's version: Feedmill's (`FeedmillVersion.current`, which the client cannot import;
+/// a command test keeps the two equal).
+public enum FeedmillClientVersion {
+    public static let current = "0.1.0"
+}

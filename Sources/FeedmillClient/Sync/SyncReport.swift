@@ -1,0 +1,90 @@
+/// What one sync did: enough for an app to decide whether to reload its views, and for a
+/// person to see what was downloaded and why something was not.
+public struct SyncReport: Sendable, Equatable, Encodable {
+    public enum Outcome: String, Sendable, Encodable {
+        /// Files were downloaded or removed (or some could not be: see `problems`).
+        case synced
+        /// The folder already held this generation: nothing downloaded.
+        case upToDate = "up-to-date"
+        /// The manifest's generation is older than the one applied last (a stale CDN or
+        /// mirror): nothing applied, the files kept; sync again later.
+        case staleGeneration = "stale-generation"
+    }
+
+    public var outcome: Outcome = .synced
+    /// The manifest's generation.
+    public var generation = 0
+    /// The generation the folder held completely before this sync, if any.
+    public var previousGeneration: Int?
+    /// Local names replaced by downloading the whole file.
+    public var fullDownloads: [String] = []
+    /// Local names brought up to date by a delta.
+    public var deltaDownloads: [String] = []
+    /// Every byte received: the manifest, files, deltas, and downloads that were refused.
+    public var bytesDownloaded = 0
+    public var bytesInFullFiles = 0
+    public var bytesInDeltas = 0
+    /// Local files removed because their feed left the manifest or is no longer followed.
+    public var removed: [String] = []
+    /// Followed feeds the catalog lists but the manifest does not publish (never published,
+    /// or failing): the app shows no items for them.
+    public var notPublished: [Int64] = []
+    /// Temporaries left by an earlier sync that was killed, removed by this one.
+    public var temporariesRemoved = 0
+    /// A delta that could not be used; the whole file was downloaded instead.
+    public var deltaFallbacks: [SyncProblem] = []
+    /// Files that could not be synced: their local copy (if any) is kept, and the next sync
+    /// tries again.
+    public var problems: [SyncProblem] = []
+
+    enum CodingKeys: String, CodingKey {
+        case outcome, generation, removed, problems
+        case previousGeneration = "previous_generation"
+        case fullDownloads = "full_downloads"
+        case deltaDownloads = "delta_downloads"
+        case bytesDownloaded = "bytes_downloaded"
+        case bytesInFullFiles = "bytes_in_full_files"
+        case bytesInDeltas = "bytes_in_deltas"
+        case notPublished = "not_published"
+        case temporariesRemoved = "temporaries_removed"
+        case deltaFallbacks = "delta_fallbacks"
+    }
+
+    /// One line: what a command prints and an app may log.
+    public var summary: String {
+        switch outcome {
+        case .staleGeneration:
+            return "generation \(generation) is older than the \(previousGeneration.map(String.init) ?? "?") already applied "
+                + "(a stale copy): nothing applied, files kept"
+        case .upToDate:
+            return "generation \(generation): up to date (\(bytesDownloaded) bytes)"
+        case .synced:
+            var parts = [
+                "\(fullDownloads.count) full download(s)", "\(deltaDownloads.count) delta(s)",
+                "\(bytesDownloaded) bytes (\(bytesInFullFiles) in full files, \(bytesInDeltas) in deltas)",
+                "\(removed.count) removed",
+            ]
+            if !deltaFallbacks.isEmpty { parts.append("\(deltaFallbacks.count) delta(s) refused") }
+            if temporariesRemoved > 0 { parts.append("\(temporariesRemoved) leftover temporar\(temporariesRemoved == 1 ? "y" : "ies") removed") }
+            if !problems.isEmpty { parts.append("\(problems.count) file(s) not synced") }
+            return "generation \(generation): " + parts.joined(separator: ", ")
+        }
+    }
+}
+
+/// A file and what went wrong with it.
+public struct SyncProblem: Sendable, Equatable, Encodable, CustomStringConvertible {
+    /// The local name (`feed_3.sqlite`), or the file named by the manifest when it had none.
+    public var file: String
+    public var error: ClientError
+
+    public var description: String { "\(file): \(error.description)" }
+
+    enum CodingKeys: String, CodingKey { case file, message }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+        try container.encode(error.description, forKey: .message)
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import FeedmillClient
+import Foundation
+
+/// `rss-pull`: the reference client from a shell. Thin on purpose: options, one call to the
+/// library, a summary and an exit status. It links nothing of the server side (no data
+/// directory, no settings file), as an app would not.
+@main
+struct PullCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rss-pull",
+        abstract: "Sync a publication of rss-publish into a local folder, as an app would.",
+        discussion: """
+            Reads BASE-URL/manifest.json and brings FOLDER to its generation: the catalog \
+            (all_feeds.sqlite) and the feeds followed (every feed, or those given with --feed) \
+            as feed_<id>.sqlite, by deltas when they apply and whole files otherwise. Every \
+            download's SHA-256 and every database's content digest is checked; files are \
+            replaced by rename, so a reader never opens a half-written database; a feed that \
+            left the publication has its file removed. FOLDER/.feedmill-client.json records what \
+            rss-pull wrote: files it did not write are never touched, and a run that was killed \
+            is resumed by the next. Prints one line (--json: the whole report).
+
+            Exit status: 0 done (including: already up to date, or a stale copy of an older \
+            generation, applied nothing); 1 some files could not be synced (their local copies \
+            are kept, the reasons on standard error); 64 usage error; 70 nothing could be done (manifest \
+            unreadable or of an unknown format, folder unusable); 75 another rss-pull is writing \
+            into the folder.
+            """,
+        version: FeedmillClientVersion.current)
+
+    @Argument(help: ArgumentHelp("The publication's directory: an http(s) or file URL, or a local path.", valueName: "base-url"))
+    var baseURL: String
+
+    @Argument(help: ArgumentHelp("The local folder to keep the databases in (created if missing).", valueName: "folder"), completion: .directory)
+    var folder: String
+
+    @Option(name: .customLong("feed"), help: ArgumentHelp("Follow only this feed (repeatable); default: every published feed.", valueName: "feedid"))
+    var feeds: [Int64] = []
+
+    @Option(help: ArgumentHelp("Seconds to wait for each request.", valueName: "seconds"))
+    var timeout: Double = 60
+
+    @Flag(help: "Print the report as JSON instead of one line.")
+    var json = false
+
+    func validate() throws {
+        guard source != nil else {
+            throw ValidationError("base-url must be an http(s) or file URL, or a local path: \(baseURL)")
+        }
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout takes 0 < seconds <= 86400") }
+    }
+
+    /// The base URL: as given when it has a scheme, else a local path.
+    private var source: URL? {
+        if let url = URL(string: baseURL), let scheme = url.scheme?.lowercased() {
+            return ["http", "https", "file"].contains(scheme) && (scheme == "file" || url.host != nil) ? url : nil
+        }
+        return baseURL.isEmpty ? nil : URL(fileURLWithPath: baseURL, isDirectory: true)
+    }
+
+    func run() async throws {
+        guard let source else { throw ExitCode(64) }
+        let sync = PublicationSync(
+            baseURL: source, folder: URL(fileURLWithPath: folder, isDirectory: true),
+            feeds: feeds.isEmpty ? .all : .only(Set(feeds)), transport: URLSessionTransport(timeout: timeout))
+        let report: SyncReport
+        do {
+            report = try await sync.run()
+        } catch {
+            FileHandle.standardError.write(Data("rss-pull: \(error.description)\n".utf8))
+            if case .busy = error { throw ExitCode(75) }
+            throw ExitCode(70)
+        }
+        for problem in report.problems {
+            FileHandle.standardError.write(Data("rss-pull: not synced: \(problem.description)\n".utf8))
+        }
+        for fallback in report.deltaFallbacks {
+            FileHandle.standardError.write(Data("rss-pull: whole file downloaded instead: \(fallback.description)\n".utf8))
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print("rss-pull: " + report.summary)
+        }
+        if !report.problems.isEmpty { throw ExitCode(1) }
+    }
+}

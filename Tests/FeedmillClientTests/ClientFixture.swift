@@ -1,0 +1,99 @@
+import FeedPublishing
+import FeedmillClient
+import Foundation
+import GRDB
+import PipelineTestSupport
+import TestSupport
+
+/// A real publication (feeds written through FeedStorage, published by `PublishRun` into a
+/// directory), served over HTTP on 127.0.0.1, and a client folder to sync it into.
+final class ClientFixture {
+    let publisher: PublishHarness
+    let server: StaticDirectoryServer
+    let client: TemporaryDirectory
+    /// The publication's URL on the server.
+    let base: URL
+
+    init(feeds: Int = 3, items: Int = 4) throws {
+        publisher = try PublishHarness()
+        try publisher.seed(feeds: feeds, items: items)
+        server = try StaticDirectoryServer(directory: publisher.outPath)
+        client = try TemporaryDirectory()
+        guard let base = URL(string: server.baseURL) else { throw FixtureProblem("no base URL") }
+        self.base = base
+    }
+
+    var folder: URL { client.url }
+
+    func path(_ name: String) -> String { client.url.appendingPathComponent(name).path }
+
+    /// Publishes the data directory as it is now; the manifest is checked against the digests
+    /// computed here, independently of both the publisher and the client.
+    @discardableResult
+    func publish() throws -> Manifest {
+        _ = try publisher.publish()
+        try PublishedDigests.check(publisher.outPath)
+        return try publisher.manifest()
+    }
+
+    func sync(_ feeds: FollowedFeeds = .all) async throws(ClientError) -> SyncReport {
+        try await PublicationSync(baseURL: base, folder: folder, feeds: feeds).run()
+    }
+
+    /// Every file in the client folder with its bytes: what must not change.
+    func snapshot() throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            files[name] = FileManager.default.contents(atPath: path(name))
+        }
+        return files
+    }
+
+    /// Adds entries to feed `id` (written as the pipeline writes them).
+    func addEntries(_ id: Int64, _ ids: [String], now: Int64 = 6_000) throws {
+        try publisher.write(id, ids.map { entry($0, title: "New \($0)", pubdate: now) }, now: now)
+    }
+}
+
+/// The publication's manifest against ``IndependentDigest``: every `content_digest` it gives
+/// must be the digest of its file's rows. A manifest from before the publisher wrote digests
+/// gets them written in here (with `format` and `format_version`), so the client's checks run
+/// on real publications either way.
+enum PublishedDigests {
+    static func check(_ directory: String) throws {
+        let url = URL(fileURLWithPath: directory + "/manifest.json")
+        guard var manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] else {
+            throw FixtureProblem("manifest.json is not an object")
+        }
+        var changed = false
+        func digest(_ entry: inout [String: Any], catalog: Bool) throws {
+            guard let file = entry["file"] as? String else { throw FixtureProblem("an entry without file") }
+            let computed = try IndependentDigest.of(directory + "/" + file, catalog: catalog)
+            if let given = entry["content_digest"] as? String {
+                guard given == computed else { throw FixtureProblem("\(file): the manifest gives \(given), the rows give \(computed)") }
+            } else {
+                entry["content_digest"] = computed
+                changed = true
+            }
+        }
+        if var catalog = manifest["catalog"] as? [String: Any] {
+            try digest(&catalog, catalog: true)
+            manifest["catalog"] = catalog
+        }
+        if var feeds = manifest["feeds"] as? [[String: Any]] {
+            for index in feeds.indices { try digest(&feeds[index], catalog: false) }
+            manifest["feeds"] = feeds
+        }
+        guard changed else { return }
+        if manifest["format"] == nil {
+            manifest["format"] = "feedmill-manifest"
+            manifest["format_version"] = 1
+        }
+        try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(to: url, options: .atomic)
+    }
+}
+
+struct FixtureProblem: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,87 @@
+function __rss-pull_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __rss-pull_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __rss-pull_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __rss-pull_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __rss-pull_parse_tokens -S
+    set -l unparsed_tokens (__rss-pull_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'rss-pull'
+        __rss-pull_parse_subcommand 2 'feed=+' 'timeout=' 'json' 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'help'
+            __rss-pull_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __rss-pull_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __rss-pull_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __rss-pull_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __rss-pull_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__rss-pull_tokens -p)
+    if test -z "$(__rss-pull_tokens -t)"
+        set -l index (count (__rss-pull_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'rss-pull' -f
+complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_positional "rss-pull" -eq 1' -fa '(__rss-pull_complete_directories)'
+complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull"' -l 'feed' -d 'Follow only this feed (repeatable); default: every published feed.' -rfka ''
+complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" timeout' -l 'timeout' -d 'Seconds to wait for each request.' -rfka ''
+complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" json' -l 'json' -d 'Print the report as JSON instead of one line.'
+complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" version' -l 'version' -d 'Show the version.'
+complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_positional "rss-pull" -eq 2' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull help" version' -l 'version' -d 'Show the version.'
