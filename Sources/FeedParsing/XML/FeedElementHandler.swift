@@ -13,6 +13,8 @@ final class FeedElementHandler {
     struct Frame {
         enum Role {
             case root, container, entry, ignored, author, collecting, other
+            /// RSS channel `image`, whose `url` is the feed's picture.
+            case feedImage
             /// A child element inside rich text, written back as a tag (`nil`: the Atom xhtml wrapper `div`).
             case markup(tag: String?, isVoid: Bool)
         }
@@ -44,6 +46,9 @@ final class FeedElementHandler {
     var authorFrameIndex: Int?
     var pendingAuthorName: String?
     var pendingAuthorEmail: String?
+    var pendingAuthorURI: FeedLink?
+    /// The open author element is an `itunes:author` with child elements.
+    var pendingAuthorIsPodcast = false
     @exclusivity(unchecked) var collector: TextCollector?
     /// The document is an HTML page: elements are searched for a feed inside it.
     var sawHTMLRoot = false
@@ -90,6 +95,16 @@ final class FeedElementHandler {
         if collector != nil {
             if isEntryLevelElement(namespace: namespace, name: name) {
                 recoverToEntryLevel()
+            } else if isEntryStartInFeedText(namespace: namespace, name: name) {
+                recoverFromFeedText()
+            } else if let frameIndex = collector?.frameIndex, collector?.field.isOneStringPerson == true,
+                collector?.capturesMarkup == false, stack.count == frameIndex + 1
+            {
+                // `<author><name>…</name><email>…</email></author>` in RSS: read as Atom's, so the
+                // children's texts do not run together.
+                startPersonElements(frameIndex: frameIndex)
+                startInAuthor(namespace: namespace, name: name, pushedBase: pushedBase)
+                return
             } else {
                 startInsideRichText(namespace: namespace, localName: localName, attributes: attributes, pushedBase: pushedBase)
                 return
@@ -101,6 +116,8 @@ final class FeedElementHandler {
             startCDFElement(string(localName), attributes: attributes, pushedBase: pushedBase)
         } else if authorFrameIndex != nil {
             startInAuthor(namespace: namespace, name: name, pushedBase: pushedBase)
+        } else if case .feedImage? = stack.last?.role {
+            startInFeedImage(namespace: namespace, name: name, pushedBase: pushedBase)
         } else if !isFieldLevel, !isEntryStart(name) {
             // Only an entry's (or the feed's) own children are its fields: an `<id>` or
             // `<title>` inside an unknown or extension element belongs to that element.
@@ -203,7 +220,7 @@ final class FeedElementHandler {
             finishAuthor()
         case .ignored:
             ignoredFrameIndex = nil
-        case .root, .container, .other:
+        case .root, .container, .other, .feedImage:
             break
         }
         stack.removeLast()
@@ -214,6 +231,18 @@ final class FeedElementHandler {
     /// inside what should have been closed rich text.
     private func recoverToEntryLevel() {
         let floor = (entryFrameIndex ?? 0) + 1
+        while stack.count > floor { popFrame() }
+    }
+
+    /// An entry starting inside the feed's own rich text (a channel `description` whose raw
+    /// HTML left an element open): the text ends there, so the entry is not swallowed.
+    private func isEntryStartInFeedText(namespace: XMLNamespace, name: LocalName) -> Bool {
+        guard !isInEntry, collector?.capturesMarkup == true, name == .item || name == .entry else { return false }
+        return namespace == .none || namespace == .rss || namespace.isAtom
+    }
+
+    private func recoverFromFeedText() {
+        guard let floor = collector?.frameIndex else { return }
         while stack.count > floor { popFrame() }
     }
 

@@ -6,11 +6,24 @@ import FeedModel
 enum TextField {
     // Feed level.
     case feedTitle, feedLink, ttl, skipHour, skipDay, updatePeriod, updateFrequency
-    // Inside an Atom author element, entry or feed.
-    case authorName, authorEmail
-    // Entry level.
+    case feedDescription, feedLanguage
+    /// A feed picture; `source` names the element (``ParsedFeed/pictures``).
+    case feedPicture(source: String)
+    // Inside an author element (Atom's, or an RSS `author` with child elements), entry or feed.
+    case authorName, authorEmail, authorURI
+    // Entry level (`podcastAuthor` at feed level too).
     case title, secondaryTitle, mediaTitle, link, originalLink, nativeID, summary, content
-    case published(rank: Int), updated, author, category
+    case published(rank: Int), updated, author, podcastAuthor, itunesDuration
+    /// RSS `category` with its `domain`, `dc:subject`, an Atom `category` holding its term as text.
+    case category(scheme: String?)
+
+    /// A person written as one string, which may turn out to be an element with children.
+    var isOneStringPerson: Bool {
+        switch self {
+        case .author, .podcastAuthor: return true
+        default: return false
+        }
+    }
 }
 
 /// The text of one element being gathered, with the markup of its children when the
