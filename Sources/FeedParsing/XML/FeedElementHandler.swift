@@ -95,7 +95,7 @@ final class FeedElementHandler {
         if collector != nil {
             if isEntryLevelElement(namespace: namespace, name: name) {
                 recoverToEntryLevel()
-            } else if isEntryStartInFeedText(namespace: namespace, name: name) {
+            } else if endsFeedText(namespace: namespace, name: name) {
                 recoverFromFeedText()
             } else if let frameIndex = collector?.frameIndex, collector?.field.isOneStringPerson == true,
                 collector?.capturesMarkup == false, stack.count == frameIndex + 1
@@ -234,12 +234,25 @@ final class FeedElementHandler {
         while stack.count > floor { popFrame() }
     }
 
-    /// An entry starting inside the feed's own rich text (a channel `description` whose raw
-    /// HTML left an element open): the text ends there, so the entry is not swallowed.
-    private func isEntryStartInFeedText(namespace: XMLNamespace, name: LocalName) -> Bool {
-        guard !isInEntry, collector?.capturesMarkup == true, name == .item || name == .entry else { return false }
-        return namespace == .none || namespace == .rss || namespace.isAtom
+    /// An entry or a channel element starting inside the feed's own rich text (a channel
+    /// `description` whose raw HTML left an element open): the text ends there, so the element
+    /// is read for what it is and no entry is swallowed.
+    private func endsFeedText(namespace: XMLNamespace, name: LocalName) -> Bool {
+        guard !isInEntry, collector?.capturesMarkup == true else { return false }
+        switch namespace {
+        case .none, .rss, .atom, .atom03:
+            return Self.channelLevelNames.contains(name)
+        case .dc, .dcterms, .itunes, .sy, .media, .feedburner, .content:
+            return true
+        default:
+            return false
+        }
     }
+
+    private static let channelLevelNames: Set<LocalName> = [
+        .item, .entry, .channel, .title, .link, .description, .language, .image, .ttl, .category, .pubDate, .textInput,
+        .textinput, .skipHours, .skipDays, .author, .updated, .id, .subtitle, .icon, .logo,
+    ]
 
     private func recoverFromFeedText() {
         guard let floor = collector?.frameIndex else { return }

@@ -16,7 +16,7 @@ extension FeedElementHandler {
             push(.other, pushedBase)
         case (_, .description):
             // Raw HTML in it is kept as markup for the plain-text rule to strip; an `<item>`
-            // inside it (an element left open) ends it (``isEntryStartInFeedText``).
+            // inside it (an element left open) ends it (``endsFeedText``).
             collect(.feedDescription, kind: .html, capturesMarkup: true, element: "description", pushedBase: pushedBase)
         case (_, .subtitle), (_, .tagline):
             let construct = textConstruct(attributes, namespace)
