@@ -84,7 +84,8 @@ def is_json(path):
 
 
 def repository_feeds():
-    patterns = ["Tests/FeedParsingTests/Fixtures/*", "Examples/feeds/*", "Fixtures/recordings/bodies/*"]
+    patterns = ["Tests/FeedParsingTests/Fixtures/*", "Tests/FeedNormalizationTests/Fixtures/*", "Examples/feeds/*",
+                "Fixtures/recordings/bodies/*"]
     files = []
     for pattern in patterns:
         # feedparser 6 does not read JSON Feed: those files are compared by the tests only.

@@ -200,6 +200,7 @@ final class FeedElementHandler {
         collector = TextCollector(
             field: field, frameIndex: stack.count, kind: kind, capturesMarkup: capturesMarkup && !base64, elementName: element)
         collector?.isBase64 = base64
+        if case .category = field { collector?.keepsChildText = false }
         push(.collecting, pushedBase)
     }
 

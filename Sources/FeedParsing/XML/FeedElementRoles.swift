@@ -137,7 +137,7 @@ extension FeedElementHandler {
             collect(.nativeID, element: "guid", pushedBase: pushedBase)
         case (_, .pubDate) where rss:
             collect(.published(rank: 1), element: "pubDate", pushedBase: pushedBase)
-        case (_, .author) where rss, (.dc, .creator):
+        case (_, .author) where rss, (.dc, .creator), (.dc, .author):
             collect(.author, element: "author", pushedBase: pushedBase)
         case (_, .category) where rss, (.dc, .subject):
             let scheme = name == .category ? attributes.value("domain") : nil
@@ -174,6 +174,10 @@ extension FeedElementHandler {
             collect(.mediaTitle, kind: kind, element: "media:title", pushedBase: pushedBase)
         case (.media, .group):
             push(.container, pushedBase)
+        case (.media, .category):
+            collect(
+                .category(scheme: attributes.value("scheme"), label: attributes.value("label")), element: "media:category",
+                pushedBase: pushedBase)
         case (.itunes, _):
             startPodcastEntryElement(name: name, attributes: attributes, pushedBase: pushedBase)
         default:

@@ -109,8 +109,8 @@ extension FeedElementHandler {
             entry?.mutate { $0.podcastAuthors.append(.written(value)) }
         case .itunesDuration:
             entry?.mutate { if $0.itunesDuration == nil { $0.itunesDuration = value } }
-        case .category(let scheme):
-            entry?.mutate { $0.categories.append(ParsedCategory(term: value, scheme: scheme)) }
+        case .category(let scheme, let label):
+            entry?.mutate { $0.categories.append(ParsedCategory(term: value, label: label, scheme: scheme)) }
         default:
             break
         }

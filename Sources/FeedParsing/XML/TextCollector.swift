@@ -14,8 +14,9 @@ enum TextField {
     // Entry level (`podcastAuthor` at feed level too).
     case title, secondaryTitle, mediaTitle, link, originalLink, nativeID, summary, content
     case published(rank: Int), updated, author, podcastAuthor, itunesDuration
-    /// RSS `category` with its `domain`, `dc:subject`, an Atom `category` holding its term as text.
-    case category(scheme: String?)
+    /// RSS `category` with its `domain`, `dc:subject`, `media:category` with its `scheme` and
+    /// `label`, an Atom `category` holding its term as text.
+    case category(scheme: String?, label: String? = nil)
 
     /// A person written as one string, which may turn out to be an element with children.
     var isOneStringPerson: Bool {
@@ -39,6 +40,9 @@ struct TextCollector {
     /// The element's text is base64 (Atom 0.3 `mode="base64"`, or an Atom 1.0 `type` that is
     /// neither text nor XML): decoded once it is complete.
     var isBase64 = false
+    /// The text of child elements counts (a title's `<b>`); not for a category, whose children
+    /// (an `<image>` inside one) describe something else.
+    var keepsChildText = true
     var bytes: [UInt8] = []
 
     /// The text as its type says to read it: base64 decoded (`nil` when that is not UTF-8
@@ -75,6 +79,7 @@ struct TextCollector {
     /// Text as delivered by the parser: escaped again where it sits inside XHTML markup, raw
     /// where it is itself HTML source (escaped HTML, CDATA) or plain text.
     mutating func append(_ buffer: UnsafeBufferPointer<UInt8>, insideChildMarkup: Bool) {
+        if insideChildMarkup, !keepsChildText { return }
         makeRoom(for: buffer.count)
         if kind == .xhtml || (capturesMarkup && insideChildMarkup) {
             appendEscaped(buffer)
