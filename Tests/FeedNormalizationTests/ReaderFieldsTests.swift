@@ -178,6 +178,28 @@ struct ReaderFieldsTests {
         #expect(none.about == FeedDescription())
     }
 
+    @Test func theItunesNamespaceIsRecognisedInAnyCase() throws {
+        for uri in ["http://www.itunes.com/DTDs/Podcast-1.0.dtd", "HTTP://WWW.ITUNES.COM/DTDS/PODCAST-1.0.DTD"] {
+            let feed = try normalized("""
+                <rss xmlns:itunes="\(uri)"><channel><item><guid>1</guid><itunes:author>Mark Pilgrim</itunes:author></item></channel></rss>
+                """)
+            #expect(feed.entries.first?.author == "Mark Pilgrim", "\(uri)")
+        }
+    }
+
+    @Test func mediaCategoriesDcAuthorAndACategoryWithChildren() throws {
+        let feed = try normalized("""
+            <rss xmlns:media="http://search.yahoo.com/mrss" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><item><guid>1</guid>
+            <dc:author>Example editor</dc:author>
+            <media:category scheme="urn:s" label="Lab">cat1</media:category>
+            <category>Example category <image><url>http://x.example/a.jpg</url><title>T</title></image></category>
+            </item></channel></rss>
+            """)
+        let entry = try #require(feed.entries.first)
+        #expect(entry.author == "Example editor")
+        #expect(entry.categories == [EntryCategory(term: "cat1", label: "Lab", scheme: "urn:s"), EntryCategory(term: "Example category")])
+    }
+
     @Test func forbiddenCharactersNeverReachTheFields() throws {
         let feed = try normalized("""
             <rss><channel><item><guid>1</guid><author>A&#x1;nn</author><category domain="s&#xFFFE;">t&#x8;ag</category>

@@ -11,7 +11,8 @@ enum XMLNamespace: Equatable {
             guard let prefix else { return .none }
             return byPrefix[string(prefix)] ?? .other
         }
-        return byURI[string(uri)] ?? .other
+        let written = string(uri)
+        return byURI[written] ?? byLowercasedURI[written.lowercased()] ?? .other
     }
 
     /// Whether elements in this namespace are Atom elements (1.0 or 0.3).
@@ -31,15 +32,20 @@ enum XMLNamespace: Equatable {
         "http://search.yahoo.com/mrss/": .media,
         "http://search.yahoo.com/mrss": .media,
         "http://rssnamespace.org/feedburner/ext/1.0": .feedburner,
-        // Apple's podcast namespace, in the spellings feeds use (feedparser's list).
+        // Apple's podcast namespace, in the spellings feeds use (feedparser's list; any case).
         "http://www.itunes.com/dtds/podcast-1.0.dtd": .itunes,
-        "http://www.itunes.com/DTDs/PodCast-1.0.dtd": .itunes,
         "https://www.itunes.com/dtds/podcast-1.0.dtd": .itunes,
         "http://example.com/DTDs/PodCast-1.0.dtd": .itunes,
         "http://purl.org/rss/1.0/modules/syndication/": .sy,
         "http://www.w3.org/1999/xhtml": .xhtml,
         "http://www.w3.org/XML/1998/namespace": .xml,
     ]
+
+    /// Namespace names compared without case, as feedparser compares them: feeds write
+    /// `http://www.itunes.com/DTDs/Podcast-1.0.dtd` and `HTTP://PURL.ORG/DC/ELEMENTS/1.1/`.
+    /// Classification is cached per interned URI, so this is looked at once per namespace.
+    private static let byLowercasedURI: [String: XMLNamespace] = Dictionary(
+        byURI.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
 
     private static let byPrefix: [String: XMLNamespace] = [
         "content": .content, "dc": .dc, "dcterms": .dcterms, "media": .media, "feedburner": .feedburner,
