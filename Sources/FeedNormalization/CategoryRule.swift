@@ -7,6 +7,8 @@ import FeedModel
 enum CategoryRule {
     static func categories(_ parsed: [ParsedCategory]) -> [EntryCategory] {
         var result: [EntryCategory] = []
+        guard !parsed.isEmpty else { return result }
+        result.reserveCapacity(parsed.count)
         for category in parsed {
             let label = WebLink.shortText(category.label)
             guard let term = WebLink.shortText(category.term) ?? label else { continue }

@@ -18,15 +18,12 @@ import FeedModel
 /// - Byline: the display names (name, else address) joined by ", ".
 enum PersonRule {
     static func credited(_ entry: ParsedEntry, feed: ParsedFeed, documentBase: String?) -> [Person] {
-        let inherits = feed.format == .atom
-        for (people, bases) in [
-            (entry.authors, entry.baseChain), (entry.podcastAuthors, entry.baseChain),
-            (inherits ? feed.authors : [], feed.baseChain), (feed.podcastAuthors, feed.baseChain),
-        ] where !people.isEmpty {
-            let found = normalized(people, bases: bases, documentBase: documentBase)
-            if !found.isEmpty { return found }
-        }
-        return []
+        // In order of precedence, without building a list of the candidates for every entry.
+        var found = normalized(entry.authors, bases: entry.baseChain, documentBase: documentBase)
+        if found.isEmpty { found = normalized(entry.podcastAuthors, bases: entry.baseChain, documentBase: documentBase) }
+        if found.isEmpty, feed.format == .atom { found = normalized(feed.authors, bases: feed.baseChain, documentBase: documentBase) }
+        if found.isEmpty { found = normalized(feed.podcastAuthors, bases: feed.baseChain, documentBase: documentBase) }
+        return found
     }
 
     static func byline(_ people: [Person]) -> String? {
@@ -36,6 +33,7 @@ enum PersonRule {
 
     static func normalized(_ people: [ParsedPerson], bases: [String], documentBase: String?) -> [Person] {
         var result: [Person] = []
+        guard !people.isEmpty else { return result }
         for parsed in people {
             guard let person = person(parsed, bases: bases, documentBase: documentBase) else { continue }
             if let same = result.firstIndex(where: { $0.displayName == person.displayName }) {

@@ -12,8 +12,11 @@ import FeedModel
 /// then `logo` (JSON Feed: `icon`, then `favicon`).
 enum PictureRule {
     static func image(_ entry: ParsedEntry, documentBase: String?) -> String? {
-        for candidate in entry.thumbnails + [entry.itunesImage].compactMap({ $0 }) {
+        for candidate in entry.thumbnails {
             if let url = WebLink.resolve(candidate, fallbackBases: entry.baseChain, documentBase: documentBase) { return url }
+        }
+        if let itunes = entry.itunesImage, let url = WebLink.resolve(itunes, fallbackBases: entry.baseChain, documentBase: documentBase) {
+            return url
         }
         for enclosure in entry.enclosures where enclosure.link.type?.lowercased().hasPrefix("image/") == true {
             if let url = WebLink.resolve(enclosure.link, fallbackBases: entry.baseChain, documentBase: documentBase) { return url }

@@ -97,8 +97,8 @@ final class FeedElementHandler {
                 recoverToEntryLevel()
             } else if endsFeedText(namespace: namespace, name: name) {
                 recoverFromFeedText()
-            } else if let frameIndex = collector?.frameIndex, collector?.field.isOneStringPerson == true,
-                collector?.capturesMarkup == false, stack.count == frameIndex + 1
+            } else if let frameIndex = collector?.frameIndex, stack.count == frameIndex + 1, collector?.capturesMarkup == false,
+                collector?.field.isOneStringPerson == true
             {
                 // `<author><name>…</name><email>…</email></author>` in RSS: read as Atom's, so the
                 // children's texts do not run together.
