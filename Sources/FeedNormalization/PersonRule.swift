@@ -26,9 +26,13 @@ enum PersonRule {
         return found
     }
 
+    /// Built without an intermediate list: one entry in three has exactly one author.
     static func byline(_ people: [Person]) -> String? {
-        let names = people.compactMap(\.displayName)
-        return names.isEmpty ? nil : names.joined(separator: ", ")
+        var byline: String?
+        for name in people.lazy.compactMap(\.displayName) {
+            if byline == nil { byline = name } else { byline? += ", " + name }
+        }
+        return byline
     }
 
     static func normalized(_ people: [ParsedPerson], bases: [String], documentBase: String?) -> [Person] {
@@ -46,13 +50,14 @@ enum PersonRule {
         return result
     }
 
+    /// Each text is filtered of forbidden characters once, first (filtering copies the text).
     static func person(_ parsed: ParsedPerson, bases: [String], documentBase: String?) -> Person? {
-        var name = parsed.name, email = parsed.email
-        if parsed.isOneString, let text = parsed.name {
-            (name, email) = split(XMLCharacters.filtered(text).trimmingASCIIWhitespace())
+        var name = parsed.name.map(XMLCharacters.filtered), email = parsed.email.map(XMLCharacters.filtered)
+        if parsed.isOneString, let text = name {
+            (name, email) = split(text.trimmingASCIIWhitespace())
         }
         let person = Person(
-            name: name.map { PlainText.fromHTML(XMLCharacters.filtered($0)) }.flatMap { $0.isEmpty ? nil : $0 },
+            name: name.map { PlainText.fromHTML($0) }.flatMap { $0.isEmpty ? nil : $0 },
             email: email.flatMap(address),
             uri: parsed.uri.flatMap { WebLink.resolve($0, fallbackBases: bases, documentBase: documentBase) })
         return person.displayName == nil ? nil : person
@@ -78,10 +83,10 @@ enum PersonRule {
     }
 
     /// The address without `mailto:`, when it looks like one: something, `@`, something, and
-    /// no white space, brackets, quotes or commas.
+    /// no white space, brackets, quotes or commas. `text` is already filtered.
     static func address(_ text: String) -> String? {
-        var text = XMLCharacters.filtered(text).trimmingASCIIWhitespace()
-        if text.lowercased().hasPrefix("mailto:") { text = String(text.dropFirst(7)) }
+        var text = text.trimmingASCIIWhitespace()
+        if text.utf8.count > 7, text.utf8.prefix(7).lazy.map({ $0 | 0x20 }).elementsEqual("mailto:".utf8) { text = String(text.dropFirst(7)) }
         guard let at = text.firstIndex(of: "@"), at != text.startIndex, text.index(after: at) != text.endIndex else { return nil }
         guard !text.utf8.contains(where: refusedInAddress.contains) else { return nil }
         return text
