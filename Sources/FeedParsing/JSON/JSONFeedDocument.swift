@@ -128,8 +128,10 @@ struct Lenient<Value: Decodable>: Decodable {
 }
 
 extension KeyedDecodingContainer {
-    /// A string, or a number's decimal text; `nil` for anything else.
+    /// A string, or a number's decimal text; `nil` for anything else. An absent member is
+    /// looked up once, not once per type tried (most optional members are absent).
     func lenientString(_ key: Key) -> String? {
+        guard contains(key) else { return nil }
         if let string = try? decodeIfPresent(String.self, forKey: key) { return string }
         if let integer = try? decodeIfPresent(Int64.self, forKey: key) { return String(integer) }
         if let number = try? decodeIfPresent(Double.self, forKey: key) { return String(number) }
@@ -139,6 +141,7 @@ extension KeyedDecodingContainer {
     /// A whole number, or a number with a fraction (cut), or one written as a string; `nil`
     /// for anything else or a negative one.
     func lenientWholeNumber(_ key: Key) -> Int64? {
+        guard contains(key) else { return nil }
         if let integer = try? decodeIfPresent(Int64.self, forKey: key) { return integer >= 0 ? integer : nil }
         let number = (try? decodeIfPresent(Double.self, forKey: key)) ?? lenientString(key).flatMap { Double($0.trimmed) }
         guard let number, number.isFinite, number >= 0, number < 9e18 else { return nil }

@@ -59,7 +59,9 @@ enum JSONFeedParser {
         entry.updated = item.dateModified.flatMap(FeedDate.parse)
         entry.authors = item.authors.compactMap(person)
         entry.categories = item.tags.map { ParsedCategory(term: $0) }
-        entry.thumbnails = [item.image, item.bannerImage].compactMap { $0.map { FeedLink(href: $0) } }
+        // Appended one by one: a literal list of both allocated for every item.
+        if let image = item.image { entry.thumbnails.append(FeedLink(href: image)) }
+        if let banner = item.bannerImage { entry.thumbnails.append(FeedLink(href: banner)) }
         entry.enclosures = item.attachments.compactMap { attachment in
             guard let url = attachment.url else { return nil }
             return ParsedEnclosure(
