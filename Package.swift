@@ -119,7 +119,9 @@ let package = Package(
         ),
         .testTarget(name: "FeedBasicsTests", dependencies: ["FeedBasics", "TestSupport"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel", "FeedBasics", "TestSupport"]),
+        .testTarget(
+            name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel", "FeedBasics", "TestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedDatesTests", dependencies: ["FeedDates", "TestSupport"]),
         // The client against real publications (written by FeedPublishing, served on 127.0.0.1);
         // GRDB computes the content digest a second, independent way.

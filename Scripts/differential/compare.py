@@ -14,6 +14,19 @@ normalisation both sides promise:
   title      as plain text: feedparser's title, unescaped and stripped of tags when its
              type is HTML, white space collapsed.
   date       `published_parsed`, else `updated_parsed`, as seconds since the epoch.
+  author     the byline: feedparser's `authors` (else `author_detail`), each its name else its
+             email, repeats dropped, joined by ", "; an Atom entry without authors takes the
+             feed's (RFC 4287 4.2.1, which Feedmill applies and feedparser does not). Against
+             rss-inspect's `author`.
+  enclosures the set of http(s) URLs of feedparser's `enclosures` (RSS `enclosure`, Atom
+             `link rel="enclosure"`) and `media_content`, against the `url`s of rss-inspect's
+             `enclosures`.
+  categories the set of feedparser's `tags` terms (else labels), white space collapsed, without
+             the `itunes:keywords`/`itunes:category` tags (scheme http://www.itunes.com/), which
+             Feedmill does not read (docs/fidelity.md says why); against the terms of
+             rss-inspect's `categories`.
+rss-inspect runs with --details, so the same script measures a binary from before issue 40
+(which printed enclosures and categories only there, categories as strings).
 
 Prints agreement per field (all files, and the repository's real-world feeds alone), and
 writes every disagreement to out/differential/disagreements.txt.
@@ -35,7 +48,8 @@ import tarfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "out", "differential")
 FEEDPARSER_VERSION = "6.0.11"
-FIELDS = ["id", "permalink", "title", "date"]
+FIELDS = ["id", "permalink", "title", "date", "author", "enclosures", "categories"]
+ITUNES_SCHEME = "http://www.itunes.com/"
 
 
 def ensure_feedparser():
@@ -70,7 +84,8 @@ def is_json(path):
 
 
 def repository_feeds():
-    patterns = ["Tests/FeedParsingTests/Fixtures/*", "Examples/feeds/*", "Fixtures/recordings/bodies/*"]
+    patterns = ["Tests/FeedParsingTests/Fixtures/*", "Tests/FeedNormalizationTests/Fixtures/*", "Examples/feeds/*",
+                "Fixtures/recordings/bodies/*"]
     files = []
     for pattern in patterns:
         # feedparser 6 does not read JSON Feed: those files are compared by the tests only.
@@ -94,10 +109,31 @@ def is_web(url):
     return isinstance(url, str) and re.match(r"^https?://[^/\s]", url, re.I) is not None
 
 
+def collapse(text):
+    return SPACE.sub(" ", text or "").strip()
+
+
+def byline(people):
+    names = []
+    for person in people:
+        name = collapse(person.get("name")) or collapse(person.get("email"))
+        if name and name not in names:
+            names.append(name)
+    return ", ".join(names) or None
+
+
+def people(context):
+    listed = [p for p in context.get("authors") or [] if p]
+    if not listed and context.get("author_detail"):
+        listed = [context["author_detail"]]
+    return listed
+
+
 def reference(path):
     import feedparser
     parsed = feedparser.parse(path)
     entries = []
+    feed_people = people(parsed.feed) if (parsed.get("version") or "").startswith("atom") else []
     for entry in parsed.entries:
         detail = entry.get("title_detail") or {}
         date = entry.get("published_parsed") or entry.get("updated_parsed")
@@ -107,12 +143,17 @@ def reference(path):
             "permalink": link if is_web(link) else None,
             "title": plain(entry.get("title"), "html" in (detail.get("type") or "")),
             "date": calendar.timegm(date) if date else None,
+            "author": byline(people(entry) or feed_people),
+            "enclosures": {e.get("href") for e in entry.get("enclosures") or [] if is_web(e.get("href"))}
+            | {m.get("url") for m in entry.get("media_content") or [] if is_web(m.get("url"))},
+            "categories": {collapse(t.get("term") or t.get("label")) for t in entry.get("tags") or []
+                           if t.get("scheme") != ITUNES_SCHEME and collapse(t.get("term") or t.get("label"))},
         })
     return entries
 
 
 def ours(path, inspect):
-    result = subprocess.run([inspect, path], capture_output=True, timeout=60)
+    result = subprocess.run([inspect, "--details", path], capture_output=True, timeout=60)
     if result.returncode != 0:
         return [], result.stderr.decode("utf-8", "replace").strip()
     document = json.loads(result.stdout)
@@ -121,6 +162,9 @@ def ours(path, inspect):
         "permalink": item["permalink"],
         "title": SPACE.sub(" ", item["title"]).strip(),
         "date": item["pubdate_unix_time"],
+        "author": item.get("author"),
+        "enclosures": {e["url"] for e in item.get("enclosures") or []},
+        "categories": {c if isinstance(c, str) else c["term"] for c in item.get("categories") or []},
     } for item in document["items"]], None
 
 

@@ -28,13 +28,23 @@ public struct ParsedEntry: Sendable, Equatable {
     /// The date strings as written, so a person can see why a date was not understood.
     public var publishedText: String?
     public var updatedText: String?
-    /// Atom `author/name`, RSS `author`, `dc:creator`, JSON Feed `authors[].name`.
-    public var authors: [String] = []
-    /// RSS `enclosure`, Atom `link rel="enclosure"`, `media:content`, JSON Feed `attachments`.
+    /// Atom `author`, RSS `author`, `dc:creator`, JSON Feed `authors` (1.0's `author`).
+    public var authors: [ParsedPerson] = []
+    /// `itunes:author`: credits the entry only when nothing else does.
+    public var podcastAuthors: [ParsedPerson] = []
+    /// RSS `enclosure`, Atom `link rel="enclosure"`, `media:content` (alone or in
+    /// `media:group`), JSON Feed `attachments`.
     public var enclosures: [ParsedEnclosure] = []
-    /// `media:thumbnail` and `media:content medium="image"` URLs; JSON Feed `image`.
+    /// `itunes:duration` as written (`H:MM:SS`, `MM:SS` or seconds): the playing time of the
+    /// entry's first audio or video enclosure.
+    public var itunesDuration: String?
+    /// `media:thumbnail` and `media:content medium="image"` URLs in document order; JSON Feed
+    /// `image`, then `banner_image`.
     public var thumbnails: [FeedLink] = []
-    public var categories: [String] = []
+    /// `itunes:image href`: the episode's artwork.
+    public var itunesImage: FeedLink?
+    /// RSS `category`, Atom `category`, `dc:subject`, JSON Feed `tags`, in document order.
+    public var categories: [ParsedCategory] = []
     /// `xml:base` values in effect on the entry element, outermost first.
     public var baseChain: [String] = []
 

@@ -12,7 +12,17 @@ public struct ParsedFeed: Sendable, Equatable {
     /// Atom feed-level links and `atom:link` inside an RSS channel.
     public var links: [FeedLink] = []
     /// Feed-level authors, which Atom entries inherit.
-    public var authors: [String] = []
+    public var authors: [ParsedPerson] = []
+    /// The channel's `itunes:author`: credits a podcast's entries that nothing else credits.
+    public var podcastAuthors: [ParsedPerson] = []
+    /// RSS/RDF channel `description`, Atom `subtitle` (0.3 `tagline`), JSON Feed `description`.
+    public var description: FeedText?
+    /// The feed's pictures, each with `rel` naming where it came from (`image` for RSS
+    /// `image/url`, `itunes:image`, `icon`, `logo`, `favicon`): normalisation picks one by a
+    /// fixed precedence.
+    public var pictures: [FeedLink] = []
+    /// RSS `language`, `dc:language`, the Atom root's `xml:lang`, JSON Feed `language`, as written.
+    public var language: String?
     public var hints = SchedulingHints()
     public var entries: [ParsedEntry] = []
     /// `xml:base` values in effect on the root element.

@@ -13,7 +13,10 @@ import FeedModel
 /// - dates: published and updated each kept only when plausible (``DateRule``: after the
 ///   epoch, at most a day after the feed was read), else missing as if unreadable; pubdate is
 ///   published, else updated; `nil` when neither is kept.
-/// - author: the entry's authors, else (Atom) the feed's; `email (Name)` becomes `Name`.
+/// - authors and the byline: ``PersonRule``; enclosures: ``EnclosureRule``; categories:
+///   ``CategoryRule``; the entry's image and the feed's picture: ``PictureRule``; the feed's
+///   description and language: ``FeedAboutRule``. Every URL among them resolves against the
+///   entry's own base and passes ``URLResolver/isWebURL(_:)``, or is left out.
 public enum FeedNormalizer {
     /// - Parameters:
     ///   - feedURL: the URL the feed was finally fetched from (after redirects), the base for
@@ -44,6 +47,7 @@ public enum FeedNormalizer {
             format: parsed.format,
             title: parsed.title.map { PlainText.title($0.withoutForbiddenCharacters(), format: parsed.format) } ?? "",
             link: siteLink(parsed, feedURL: feedURL),
+            about: FeedAboutRule.about(parsed, documentBase: feedURL ?? siteLink(parsed, feedURL: nil)),
             hints: parsed.hints,
             entries: [],
             diagnostics: parsed.diagnostics)
@@ -58,7 +62,7 @@ public enum FeedNormalizer {
         let sanitizer = HTMLSanitizer(baseURL: entryBase)
         var summary: SafeHTML = ""
         if let body = takeRichestText(&entry) { summary = sanitizer.sanitize((consume body).withoutForbiddenCharacters()) }
-        let authors = entry.authors.isEmpty && feed.format == .atom ? feed.authors : entry.authors
+        let authors = PersonRule.credited(entry, feed: feed, documentBase: documentBase)
         let published = dates.kept(entry.published), updated = dates.kept(entry.updated)
         return Entry(
             id: identity.id,
@@ -68,10 +72,11 @@ public enum FeedNormalizer {
             summary: summary,
             pubdate: published ?? updated,
             updated: updated,
-            author: author(from: authors),
-            enclosures: entry.enclosures.compactMap { enclosure(from: $0, entry: entry, documentBase: documentBase) },
-            image: thumbnail(entry, documentBase: documentBase),
-            categories: entry.categories.map { PlainText.collapseWhitespace(XMLCharacters.filtered($0)) }.filter { !$0.isEmpty }.map { EntryCategory(term: $0) })
+            author: PersonRule.byline(authors),
+            authors: authors,
+            enclosures: EnclosureRule.enclosures(entry, documentBase: documentBase),
+            image: PictureRule.image(entry, documentBase: documentBase),
+            categories: CategoryRule.categories(entry.categories))
     }
 
     /// Content when it has any text, else the summary, moved out of the entry (both are
@@ -82,49 +87,11 @@ public enum FeedNormalizer {
         return summary
     }
 
-    static func author(from authors: [String]) -> String? {
-        var names: [String] = []
-        for raw in authors {
-            let name = displayName(PlainText.fromHTML(XMLCharacters.filtered(raw)))
-            if !name.isEmpty, !names.contains(name) { names.append(name) }
-        }
-        return names.isEmpty ? nil : names.joined(separator: ", ")
-    }
-
-    /// RSS's `joe@example.com (Joe Bloggs)` becomes `Joe Bloggs`.
-    static func displayName(_ author: String) -> String {
-        guard author.hasSuffix(")"), let open = author.firstIndex(of: "("), author[..<open].contains("@") else {
-            return author
-        }
-        let inner = author[author.index(after: open)..<author.index(before: author.endIndex)]
-        let name = String(inner).trimmingASCIIWhitespace()
-        return name.isEmpty ? author : name
-    }
-
     static func siteLink(_ parsed: ParsedFeed, feedURL: String?) -> String? {
         let candidates = [parsed.siteLink].compactMap { $0 } + parsed.links.filter(PermalinkRule.isHTMLAlternate)
         for candidate in candidates {
             let bases = candidate.baseChain.isEmpty ? parsed.baseChain : candidate.baseChain
             if let url = URLResolver.resolve(candidate.href, bases: bases, documentBase: feedURL), URLResolver.isWebURL(url) {
-                return url
-            }
-        }
-        return nil
-    }
-
-    private static func enclosure(from parsed: ParsedEnclosure, entry: ParsedEntry, documentBase: String?) -> Enclosure? {
-        let bases = parsed.link.baseChain.isEmpty ? entry.baseChain : parsed.link.baseChain
-        guard let url = URLResolver.resolve(parsed.link.href, bases: bases, documentBase: documentBase),
-            URLResolver.isWebURL(url)
-        else { return nil }
-        return Enclosure(url: url, type: parsed.link.type, length: parsed.length)
-    }
-
-    private static func thumbnail(_ entry: ParsedEntry, documentBase: String?) -> String? {
-        let images = entry.enclosures.filter { $0.link.type?.lowercased().hasPrefix("image/") == true }.map(\.link)
-        for candidate in entry.thumbnails + images {
-            let bases = candidate.baseChain.isEmpty ? entry.baseChain : candidate.baseChain
-            if let url = URLResolver.resolve(candidate.href, bases: bases, documentBase: documentBase), URLResolver.isWebURL(url) {
                 return url
             }
         }

@@ -11,8 +11,9 @@ struct InspectCommand: ParsableCommand {
         abstract: "Print one feed, parsed and normalised, as JSON.",
         discussion: """
             SOURCE is a file path or an http(s) URL. The output is one JSON document with the \
-            keys format, title, link and items (id, permalink, title, summary, \
-            pubdate_unix_time, updated_unix_time, author): exactly what rss-update would store.
+            keys format, title, link, description, image_url, language and items (id, permalink, \
+            title, summary, pubdate_unix_time, updated_unix_time, author, image_url, enclosures, \
+            categories, authors): exactly what rss-update would store.
 
             --record DIR keeps the response for a later --replay DIR, which parses the same \
             bytes again with no network (to see what a parser change does to a feed).
@@ -27,7 +28,7 @@ struct InspectCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Resolve relative links against this URL (default: the URL fetched, or the feed's own link for a file).", valueName: "url"))
     var base: String?
 
-    @Flag(help: "Also print the encoding, recovered XML errors, scheduling hints, id sources, enclosures and thumbnails.")
+    @Flag(help: "Also print the version, encoding, recovered XML errors, scheduling hints and id sources.")
     var details = false
 
     @Flag(help: "Print one line (format, title, item counts, encoding, problems) instead of JSON.")

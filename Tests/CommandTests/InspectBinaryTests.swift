@@ -34,6 +34,35 @@ struct InspectBinaryTests {
         #expect(result.stderr.isEmpty)
     }
 
+    @Test func printsTheReaderFieldsWithoutDetailsAndTheDiagnosticsOnlyWithThem() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("media.xml", """
+            <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><title>M</title><link>https://m.example/</link>
+            <item><guid>1</guid><author>Ann &lt;ann@m.example&gt;</author><media:group>
+            <media:content url="https://m.example/1.mp4" type="video/mp4" duration="61"/><media:thumbnail url="https://m.example/1.jpg"/>
+            </media:group></item></channel></rss>
+            """)
+        let plain = try run([path])
+        #expect(plain.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])
+        #expect(Set(document.keys) == ["format", "title", "link", "description", "image_url", "language", "items"])
+        let item = try #require((document["items"] as? [[String: Any]])?.first)
+        #expect(item["image_url"] as? String == "https://m.example/1.jpg")
+        #expect(item["author"] as? String == "Ann")
+        #expect(item["authors"] as? [[String: String]] == [["name": "Ann", "email": "ann@m.example"]])
+        let enclosure = try #require((item["enclosures"] as? [[String: Any]])?.first)
+        #expect(enclosure["url"] as? String == "https://m.example/1.mp4")
+        #expect(enclosure["duration"] as? Int == 61)
+        #expect(enclosure["length"] == nil, "an absent value's key is left out")
+        #expect(item["id_source"] == nil)
+        let detailed = try run(["--details", path])
+        #expect(detailed.status == 0)
+        let detailedItem = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(detailed.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]])?.first)
+        #expect(detailedItem["id_source"] as? String == "native")
+        #expect(detailedItem["thumbnail"] == nil)
+    }
+
     @Test func exitsOneWithOneLineOnStderrForSomethingThatIsNotAFeed() throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("page.html", "<!doctype html><html><body>x</body></html>")

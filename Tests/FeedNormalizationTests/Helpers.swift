@@ -1,3 +1,4 @@
+import Foundation
 import FeedModel
 import FeedNormalization
 import FeedParsing
@@ -14,4 +15,18 @@ func normalized(
 ) throws -> NormalizedFeed {
     let parsed = try FeedParser.parse(Array(document.utf8))
     return FeedNormalizer.normalize(parsed, feedURL: feedURL, now: now)
+}
+
+/// A fixture shipped beside these tests, read and normalised as `rss-update` would, as if
+/// fetched from `feedURL`.
+func normalizedFixture(_ name: String, feedURL: String? = "https://feed.example/dir/feed.xml") throws -> NormalizedFeed {
+    guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures") else {
+        throw FixtureMissing(name: name)
+    }
+    let parsed = try FeedParser.parse([UInt8](try Data(contentsOf: url)))
+    return FeedNormalizer.normalize(parsed, feedURL: feedURL, now: readingTime)
+}
+
+struct FixtureMissing: Error {
+    let name: String
 }

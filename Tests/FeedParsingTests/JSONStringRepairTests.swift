@@ -57,8 +57,8 @@ struct JSONStringRepairTests {
         case "summary": entry.summary?.value
         case "content_html", "content_text": entry.content?.value
         case "image": entry.thumbnails.first?.href
-        case "tags": entry.categories.first
-        case "authors": entry.authors.first
+        case "tags": entry.categories.first?.term
+        case "authors": entry.authors.first?.name
         default: feed.title?.value
         }
         #expect(read == "ab")

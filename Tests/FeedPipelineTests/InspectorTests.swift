@@ -20,6 +20,9 @@ struct InspectorTests {
               "format": "rss",
               "title": "Small & Fine",
               "link": "https://small.example/",
+              "description": null,
+              "image_url": null,
+              "language": null,
               "items": [
                 {
                   "id": "h-1",
@@ -28,7 +31,16 @@ struct InspectorTests {
                   "summary": "<p>Hi <a href=\\"https://small.example/there\\">there</a></p>",
                   "pubdate_unix_time": 1240356720,
                   "updated_unix_time": null,
-                  "author": "Ann"
+                  "author": "Ann",
+                  "image_url": null,
+                  "enclosures": [],
+                  "categories": [],
+                  "authors": [
+                    {
+                      "name": "Ann",
+                      "email": "a@b.c"
+                    }
+                  ]
                 },
                 {
                   "id": "\(hashID)",
@@ -37,7 +49,11 @@ struct InspectorTests {
                   "summary": "",
                   "pubdate_unix_time": null,
                   "updated_unix_time": null,
-                  "author": null
+                  "author": null,
+                  "image_url": null,
+                  "enclosures": [],
+                  "categories": [],
+                  "authors": []
                 }
               ]
             }
@@ -47,6 +63,66 @@ struct InspectorTests {
         // And it is valid JSON.
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect((object?["items"] as? [Any])?.count == 2)
+    }
+
+    /// Without --details, what the databases store: the feed's about side and each item's
+    /// reader fields, objects with the stored JSON's keys in its order and absent ones left out.
+    @Test func printsTheReaderFieldsTheDatabaseStores() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("podcast.xml", """
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>Pod</title>
+            <link>https://pod.example/</link><description>All about &lt;b&gt;pods&lt;/b&gt;</description><language>en</language>
+            <itunes:image href="/art.png"/><item><guid>e1</guid><itunes:author>Host</itunes:author><itunes:duration>2:00</itunes:duration>
+            <enclosure url="/e1.mp3" type="audio/mpeg" length="0"/><category domain="d">News</category>
+            <itunes:image href="https://pod.example/e1.png"/></item></channel></rss>
+            """)
+        let json = try Inspector.inspect(.file(path: path), baseOverride: nil, style: .json, configuration: .default)
+        let expected = """
+            {
+              "format": "rss",
+              "title": "Pod",
+              "link": "https://pod.example/",
+              "description": "All about pods",
+              "image_url": "https://pod.example/art.png",
+              "language": "en",
+              "items": [
+                {
+                  "id": "e1",
+                  "permalink": null,
+                  "title": "",
+                  "summary": "",
+                  "pubdate_unix_time": null,
+                  "updated_unix_time": null,
+                  "author": "Host",
+                  "image_url": "https://pod.example/e1.png",
+                  "enclosures": [
+                    {
+                      "url": "https://pod.example/e1.mp3",
+                      "type": "audio/mpeg",
+                      "duration": 120
+                    }
+                  ],
+                  "categories": [
+                    {
+                      "term": "News",
+                      "scheme": "d"
+                    }
+                  ],
+                  "authors": [
+                    {
+                      "name": "Host"
+                    }
+                  ]
+                }
+              ]
+            }
+
+            """
+        #expect(json == expected)
+        let details = try Inspector.inspect(.file(path: path), baseOverride: nil, style: .details, configuration: .default)
+        #expect(details.contains("\"id_source\": \"native\""))
+        #expect(!details.contains("\"thumbnail\""), "the image is in the main output now")
+        #expect(details.components(separatedBy: "\"enclosures\"").count == 2, "printed once, not again among the details")
     }
 
     @Test func baseOverridesWhereRelativeLinksResolve() throws {

@@ -183,7 +183,7 @@ struct PublishTests {
         let plain = try #require(parsed.entries.first { $0.title?.value == "A < B & C" })
         #expect(plain.nativeID?.hasPrefix("urn:feedmill:feed:1:entry:") == true)
         #expect(plain.published == nil, "an undated entry has no <published>")
-        #expect(plain.authors == ["Ann"])
+        #expect(plain.authors.map(\.name) == ["Ann"])
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.components(separatedBy: "<source>").count - 1 == 7)
         #expect(text.contains("<title>Feed 2</title>"))

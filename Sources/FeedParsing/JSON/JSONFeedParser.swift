@@ -17,7 +17,12 @@ enum JSONFeedParser {
         feed.title = document.title.map { FeedText($0, kind: .text) }
         feed.siteLink = document.homePageURL.map { FeedLink(href: $0) }
         if let feedURL = document.feedURL { feed.links.append(FeedLink(href: feedURL, rel: "self")) }
-        feed.authors = document.authors.compactMap(\.name)
+        feed.authors = document.authors.compactMap(person)
+        feed.description = document.description.map { FeedText($0, kind: .text) }
+        feed.pictures = [("icon", document.icon), ("favicon", document.favicon)].compactMap { source, url in
+            url.map { FeedLink(href: $0, rel: source) }
+        }
+        feed.language = document.language
         feed.entries = document.items.map(entry)
         return feed
     }
@@ -52,14 +57,25 @@ enum JSONFeedParser {
         entry.published = item.datePublished.flatMap(FeedDate.parse)
         entry.updatedText = item.dateModified
         entry.updated = item.dateModified.flatMap(FeedDate.parse)
-        entry.authors = item.authors.compactMap(\.name)
-        entry.categories = item.tags
-        entry.thumbnails = item.image.map { [FeedLink(href: $0)] } ?? []
+        entry.authors = item.authors.compactMap(person)
+        entry.categories = item.tags.map { ParsedCategory(term: $0) }
+        // Appended one by one: a literal list of both allocated for every item.
+        if let image = item.image { entry.thumbnails.append(FeedLink(href: image)) }
+        if let banner = item.bannerImage { entry.thumbnails.append(FeedLink(href: banner)) }
         entry.enclosures = item.attachments.compactMap { attachment in
             guard let url = attachment.url else { return nil }
-            return ParsedEnclosure(link: FeedLink(href: url, type: attachment.mimeType), length: attachment.sizeInBytes)
+            return ParsedEnclosure(
+                link: FeedLink(href: url, type: attachment.mimeType), length: attachment.sizeInBytes,
+                duration: attachment.durationInSeconds)
         }
         return entry
+    }
+
+    /// A JSON Feed author has a `name`, a `url` and an `avatar`, no address: one with no name
+    /// has nothing a reader can show.
+    private static func person(_ author: JSONFeedAuthor) -> ParsedPerson? {
+        guard let name = author.name else { return nil }
+        return ParsedPerson(name: name, uri: author.url.map { FeedLink(href: $0) })
     }
 
     static func describe(_ error: Error) -> String {

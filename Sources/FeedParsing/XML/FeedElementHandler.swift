@@ -13,6 +13,8 @@ final class FeedElementHandler {
     struct Frame {
         enum Role {
             case root, container, entry, ignored, author, collecting, other
+            /// RSS channel `image`, whose `url` is the feed's picture.
+            case feedImage
             /// A child element inside rich text, written back as a tag (`nil`: the Atom xhtml wrapper `div`).
             case markup(tag: String?, isVoid: Bool)
         }
@@ -44,6 +46,9 @@ final class FeedElementHandler {
     var authorFrameIndex: Int?
     var pendingAuthorName: String?
     var pendingAuthorEmail: String?
+    var pendingAuthorURI: FeedLink?
+    /// The open author element is an `itunes:author` with child elements.
+    var pendingAuthorIsPodcast = false
     @exclusivity(unchecked) var collector: TextCollector?
     /// The document is an HTML page: elements are searched for a feed inside it.
     var sawHTMLRoot = false
@@ -90,6 +95,16 @@ final class FeedElementHandler {
         if collector != nil {
             if isEntryLevelElement(namespace: namespace, name: name) {
                 recoverToEntryLevel()
+            } else if endsFeedText(namespace: namespace, name: name) {
+                recoverFromFeedText()
+            } else if let frameIndex = collector?.frameIndex, stack.count == frameIndex + 1, collector?.capturesMarkup == false,
+                collector?.field.isOneStringPerson == true
+            {
+                // `<author><name>…</name><email>…</email></author>` in RSS: read as Atom's, so the
+                // children's texts do not run together.
+                startPersonElements(frameIndex: frameIndex)
+                startInAuthor(namespace: namespace, name: name, pushedBase: pushedBase)
+                return
             } else {
                 startInsideRichText(namespace: namespace, localName: localName, attributes: attributes, pushedBase: pushedBase)
                 return
@@ -101,6 +116,8 @@ final class FeedElementHandler {
             startCDFElement(string(localName), attributes: attributes, pushedBase: pushedBase)
         } else if authorFrameIndex != nil {
             startInAuthor(namespace: namespace, name: name, pushedBase: pushedBase)
+        } else if case .feedImage? = stack.last?.role {
+            startInFeedImage(namespace: namespace, name: name, pushedBase: pushedBase)
         } else if !isFieldLevel, !isEntryStart(name) {
             // Only an entry's (or the feed's) own children are its fields: an `<id>` or
             // `<title>` inside an unknown or extension element belongs to that element.
@@ -183,6 +200,7 @@ final class FeedElementHandler {
         collector = TextCollector(
             field: field, frameIndex: stack.count, kind: kind, capturesMarkup: capturesMarkup && !base64, elementName: element)
         collector?.isBase64 = base64
+        if case .category = field { collector?.keepsChildText = false }
         push(.collecting, pushedBase)
     }
 
@@ -203,7 +221,7 @@ final class FeedElementHandler {
             finishAuthor()
         case .ignored:
             ignoredFrameIndex = nil
-        case .root, .container, .other:
+        case .root, .container, .other, .feedImage:
             break
         }
         stack.removeLast()
@@ -214,6 +232,31 @@ final class FeedElementHandler {
     /// inside what should have been closed rich text.
     private func recoverToEntryLevel() {
         let floor = (entryFrameIndex ?? 0) + 1
+        while stack.count > floor { popFrame() }
+    }
+
+    /// An entry or a channel element starting inside the feed's own rich text (a channel
+    /// `description` whose raw HTML left an element open): the text ends there, so the element
+    /// is read for what it is and no entry is swallowed.
+    private func endsFeedText(namespace: XMLNamespace, name: LocalName) -> Bool {
+        guard !isInEntry, collector?.capturesMarkup == true else { return false }
+        switch namespace {
+        case .none, .rss, .atom, .atom03:
+            return Self.channelLevelNames.contains(name)
+        case .dc, .dcterms, .itunes, .sy, .media, .feedburner, .content:
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static let channelLevelNames: Set<LocalName> = [
+        .item, .entry, .channel, .title, .link, .description, .language, .image, .ttl, .category, .pubDate, .textInput,
+        .textinput, .skipHours, .skipDays, .author, .updated, .id, .subtitle, .icon, .logo,
+    ]
+
+    private func recoverFromFeedText() {
+        guard let floor = collector?.frameIndex else { return }
         while stack.count > floor { popFrame() }
     }
 

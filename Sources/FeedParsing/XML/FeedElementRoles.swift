@@ -32,10 +32,12 @@ extension FeedElementHandler {
         case .feed where namespace.isAtom || namespace == .none:
             parsed = ParsedFeed(format: .atom)
             parsed.version = namespace == .atom03 ? "0.3" : (attributes.value("version") ?? "1.0")
+            parsed.language = attributes.value("lang", in: .xml)
         case .entry where namespace.isAtom:
             // An Atom entry document (RFC 4287 §4.1.2): a feed of one entry.
             parsed = ParsedFeed(format: .atom)
             parsed.version = namespace == .atom03 ? "0.3" : "1.0"
+            parsed.language = attributes.value("lang", in: .xml)
             parsed.baseChain = baseChain
             rootFormat = .atom
             feed = parsed
@@ -73,7 +75,9 @@ extension FeedElementHandler {
             startEntry(attributes: attributes, pushedBase: pushedBase)
         case .channel where rss, .skipHours where rss, .skipDays where rss:
             push(.container, pushedBase)
-        case .image where rss, .textinput where rss, .textInput where rss, .entry, .item:
+        case .image where rss:
+            push(.feedImage, pushedBase)
+        case .textinput where rss, .textInput where rss, .entry, .item:
             ignoredFrameIndex = stack.count
             push(.ignored, pushedBase)
         case .title where rss || namespace == .dc:
@@ -92,6 +96,9 @@ extension FeedElementHandler {
         case .author where atom:
             authorFrameIndex = stack.count
             push(.author, pushedBase)
+        case .description where rss, .subtitle where atom, .tagline where atom, .language where rss || namespace == .dc,
+            .icon where atom, .logo where atom, .author where namespace == .itunes, .image where namespace == .itunes:
+            startFeedAboutElement(namespace: namespace, name: name, attributes: attributes, pushedBase: pushedBase)
         case .ttl where rss:
             collect(.ttl, element: "ttl", pushedBase: pushedBase)
         case .hour where rss:
@@ -131,10 +138,11 @@ extension FeedElementHandler {
             collect(.nativeID, element: "guid", pushedBase: pushedBase)
         case (_, .pubDate) where rss:
             collect(.published(rank: 1), element: "pubDate", pushedBase: pushedBase)
-        case (_, .author) where rss, (.dc, .creator):
+        case (_, .author) where rss, (.dc, .creator), (.dc, .author):
             collect(.author, element: "author", pushedBase: pushedBase)
         case (_, .category) where rss, (.dc, .subject):
-            collect(.category, element: "category", pushedBase: pushedBase)
+            let scheme = name == .category ? attributes.value("domain") : nil
+            collect(.category(scheme: scheme), element: name.rawValue, pushedBase: pushedBase)
         case (_, .enclosure) where rss:
             appendEnclosure(url: attributes.value("url"), type: attributes.value("type"), length: attributes.value("length"))
             push(.other, pushedBase)
@@ -154,7 +162,9 @@ extension FeedElementHandler {
             if let url = attributes.value("url") { entry?.thumbnails.append(FeedLink(href: url, baseChain: baseChain)) }
             push(.other, pushedBase)
         case (.media, .content):
-            appendEnclosure(url: attributes.value("url"), type: attributes.value("type"), length: attributes.value("fileSize"))
+            appendEnclosure(
+                url: attributes.value("url"), type: attributes.value("type"), length: attributes.value("fileSize"),
+                duration: attributes.value("duration"))
             if attributes.value("medium") == "image", let url = attributes.value("url") {
                 entry?.thumbnails.append(FeedLink(href: url, baseChain: baseChain))
             }
@@ -165,6 +175,12 @@ extension FeedElementHandler {
             collect(.mediaTitle, kind: kind, element: "media:title", pushedBase: pushedBase)
         case (.media, .group):
             push(.container, pushedBase)
+        case (.media, .category):
+            collect(
+                .category(scheme: attributes.value("scheme"), label: attributes.value("label")), element: "media:category",
+                pushedBase: pushedBase)
+        case (.itunes, _):
+            startPodcastEntryElement(name: name, attributes: attributes, pushedBase: pushedBase)
         default:
             if atom || rss && namespace == .none && Self.atomNamesReadInRSS.contains(name) {
                 startAtomEntryChild(namespace: namespace, name: name, attributes: attributes, pushedBase: pushedBase)
@@ -218,8 +234,7 @@ extension FeedElementHandler {
             authorFrameIndex = stack.count
             push(.author, pushedBase)
         case .category:
-            if let term = attributes.value("term") ?? attributes.value("label") { entry?.categories.append(term) }
-            push(.other, pushedBase)
+            startAtomCategory(attributes: attributes, pushedBase: pushedBase)
         case .source, .contributor:
             ignoredFrameIndex = stack.count
             push(.ignored, pushedBase)
@@ -228,12 +243,17 @@ extension FeedElementHandler {
         }
     }
 
+    /// Atom's `name`, `email`, `uri` (0.3: `url`); the same names without a namespace in an
+    /// RSS `author` that has child elements.
     func startInAuthor(namespace: XMLNamespace, name: LocalName, pushedBase: Bool) {
+        let personal = isAtom(namespace) || namespace == .none || namespace == .rss || namespace == .itunes
         switch name {
-        case .name where isAtom(namespace):
+        case .name where personal:
             collect(.authorName, element: "name", pushedBase: pushedBase)
-        case .email where isAtom(namespace):
+        case .email where personal:
             collect(.authorEmail, element: "email", pushedBase: pushedBase)
+        case .uri where personal, .url where personal:
+            collect(.authorURI, element: name.rawValue, pushedBase: pushedBase)
         default:
             push(.other, pushedBase)
         }
@@ -244,7 +264,7 @@ extension FeedElementHandler {
     func isEntryLevelElement(namespace: XMLNamespace, name: LocalName) -> Bool {
         guard format != .atom, let active = collector, active.capturesMarkup, isInEntry else { return false }
         switch namespace {
-        case .content, .dc, .dcterms, .feedburner, .media, .atom, .atom03, .rdf:
+        case .content, .dc, .dcterms, .feedburner, .media, .atom, .atom03, .rdf, .itunes:
             return true
         case .none, .rss:
             switch name {
@@ -278,12 +298,21 @@ extension FeedElementHandler {
         entryFrameIndex = nil
     }
 
+    /// A person needs a name or an address: one with only a URI has nothing to show.
     func finishAuthor() {
-        if let author = pendingAuthorName ?? pendingAuthorEmail {
-            if isInEntry { entry?.authors.append(author) } else { feed?.authors.append(author) }
+        if pendingAuthorName != nil || pendingAuthorEmail != nil {
+            let person = ParsedPerson(name: pendingAuthorName, email: pendingAuthorEmail, uri: pendingAuthorURI)
+            switch (isInEntry, pendingAuthorIsPodcast) {
+            case (true, false): entry?.authors.append(person)
+            case (true, true): entry?.podcastAuthors.append(person)
+            case (false, false): feed?.authors.append(person)
+            case (false, true): feed?.podcastAuthors.append(person)
+            }
         }
         pendingAuthorName = nil
         pendingAuthorEmail = nil
+        pendingAuthorURI = nil
+        pendingAuthorIsPodcast = false
         authorFrameIndex = nil
     }
 
@@ -298,14 +327,17 @@ extension FeedElementHandler {
         collect(.linkText(rel: attributes.value("rel"), type: attributes.value("type")), element: "link", pushedBase: pushedBase)
     }
 
-    private func appendEnclosure(url: String?, type: String?, length: String?) {
+    /// Length and duration as whole numbers (a fractional duration, `12.5`, cut to `12`);
+    /// anything else is unknown.
+    func appendEnclosure(url: String?, type: String?, length: String?, duration: String? = nil) {
         guard let url, !url.isEmpty else { return }
         let link = FeedLink(href: url, type: type, baseChain: baseChain)
-        entry?.enclosures.append(ParsedEnclosure(link: link, length: length.flatMap { Int64($0.trimmed) }))
+        let seconds = duration.flatMap { Double($0.trimmed) }.flatMap { $0.isFinite && $0 >= 0 && $0 < 1e12 ? Int64($0) : nil }
+        entry?.enclosures.append(ParsedEnclosure(link: link, length: length.flatMap { Int64($0.trimmed) }, duration: seconds))
     }
 
     /// Atom text constructs: `text` (default), `html`, `xhtml`, or a MIME type (Atom 0.3).
-    private func textConstruct(_ attributes: SAXAttributes, _ namespace: XMLNamespace) -> (kind: FeedText.Kind, base64: Bool) {
+    func textConstruct(_ attributes: SAXAttributes, _ namespace: XMLNamespace) -> (kind: FeedText.Kind, base64: Bool) {
         contentConstruct(attributes, namespace) ?? (.text, false)
     }
 

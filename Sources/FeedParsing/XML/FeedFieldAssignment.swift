@@ -13,6 +13,11 @@ extension FeedElementHandler {
         case .feedTitle:
             if feed?.title == nil, let bytes = collected.decodedBytes { feed?.title = FeedText(utf8: bytes, kind: collected.kind) }
             return
+        case .feedDescription:
+            if feed?.description == nil, let bytes = collected.decodedBytes {
+                feed?.description = FeedText(utf8: bytes, kind: collected.kind)
+            }
+            return
         case .title, .secondaryTitle, .mediaTitle, .summary, .content:
             applyRichText(collected)
             return
@@ -41,6 +46,14 @@ extension FeedElementHandler {
             guard !value.isEmpty else { return }
             let link = FeedLink(href: value, rel: rel, type: type, baseChain: baseChain)
             if isInEntry { entry?.mutate { $0.links.append(link) } } else { feed?.links.append(link) }
+        case .authorURI:
+            if !value.isEmpty { pendingAuthorURI = FeedLink(href: value, baseChain: baseChain) }
+        case .feedLanguage:
+            if feed?.language == nil, !value.isEmpty { feed?.language = value }
+        case .feedPicture(let source):
+            if !value.isEmpty { feed?.pictures.append(FeedLink(href: value, rel: source, baseChain: baseChain)) }
+        case .podcastAuthor where !isInEntry:
+            if !value.isEmpty { feed?.podcastAuthors.append(.written(value)) }
         default:
             applyToEntry(collected, value: value)
         }
@@ -95,9 +108,13 @@ extension FeedElementHandler {
                 }
             }
         case .author:
-            entry?.mutate { $0.authors.append(value) }
-        case .category:
-            entry?.mutate { $0.categories.append(value) }
+            entry?.mutate { $0.authors.append(.written(value)) }
+        case .podcastAuthor:
+            entry?.mutate { $0.podcastAuthors.append(.written(value)) }
+        case .itunesDuration:
+            entry?.mutate { if $0.itunesDuration == nil { $0.itunesDuration = value } }
+        case .category(let scheme, let label):
+            entry?.mutate { $0.categories.append(ParsedCategory(term: value, label: label, scheme: scheme)) }
         default:
             break
         }

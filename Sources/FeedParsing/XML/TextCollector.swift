@@ -6,13 +6,27 @@ import FeedModel
 enum TextField {
     // Feed level.
     case feedTitle, feedLink, ttl, skipHour, skipDay, updatePeriod, updateFrequency
-    // Inside an Atom author element, entry or feed.
-    case authorName, authorEmail
-    // Entry level.
+    case feedDescription, feedLanguage
+    /// A feed picture; `source` names the element (``ParsedFeed/pictures``).
+    case feedPicture(source: String)
+    // Inside an author element (Atom's, or an RSS `author` with child elements), entry or feed.
+    case authorName, authorEmail, authorURI
+    // Entry level (`podcastAuthor` at feed level too).
     case title, secondaryTitle, mediaTitle, link, originalLink, nativeID, summary, content
-    case published(rank: Int), updated, author, category
+    case published(rank: Int), updated, author, podcastAuthor, itunesDuration
+    /// RSS `category` with its `domain`, `dc:subject`, `media:category` with its `scheme` and
+    /// `label`, an Atom `category` holding its term as text.
+    case category(scheme: String?, label: String? = nil)
     /// An Atom link written as text, entry or feed level.
     case linkText(rel: String?, type: String?)
+
+    /// A person written as one string, which may turn out to be an element with children.
+    var isOneStringPerson: Bool {
+        switch self {
+        case .author, .podcastAuthor: return true
+        default: return false
+        }
+    }
 }
 
 /// The text of one element being gathered, with the markup of its children when the
@@ -28,6 +42,9 @@ struct TextCollector {
     /// The element's text is base64 (Atom 0.3 `mode="base64"`, or an Atom 1.0 `type` that is
     /// neither text nor XML): decoded once it is complete.
     var isBase64 = false
+    /// The text of child elements counts (a title's `<b>`); not for a category, whose children
+    /// (an `<image>` inside one) describe something else.
+    var keepsChildText = true
     var bytes: [UInt8] = []
 
     /// The text as its type says to read it: base64 decoded when it is base64 of UTF-8 text;
@@ -70,6 +87,7 @@ struct TextCollector {
     /// Text as delivered by the parser: escaped again where it sits inside XHTML markup, raw
     /// where it is itself HTML source (escaped HTML, CDATA) or plain text.
     mutating func append(_ buffer: UnsafeBufferPointer<UInt8>, insideChildMarkup: Bool) {
+        if insideChildMarkup, !keepsChildText { return }
         makeRoom(for: buffer.count)
         if kind == .xhtml || (capturesMarkup && insideChildMarkup) {
             appendEscaped(buffer)

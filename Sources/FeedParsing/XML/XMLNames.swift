@@ -3,7 +3,7 @@ import CLibXML2
 /// The vocabularies a feed reader cares about. Several URIs map to one family: every RSS
 /// element namespace is `.rss`, both Atom versions are `.atom`.
 enum XMLNamespace: Equatable {
-    case none, rss, rdf, atom, atom03, content, dc, dcterms, media, feedburner, sy, xhtml, xml, other
+    case none, rss, rdf, atom, atom03, content, dc, dcterms, media, feedburner, sy, xhtml, xml, itunes, other
 
     static func classify(uri: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> XMLNamespace {
         guard let uri else {
@@ -11,8 +11,8 @@ enum XMLNamespace: Equatable {
             guard let prefix else { return .none }
             return byPrefix[string(prefix)] ?? .other
         }
-        let name = string(uri)
-        return byURI[name] ?? (isUserLandRSS(name) ? .rss : .other)
+        let written = string(uri)
+        return byURI[written] ?? byLowercasedURI[written.lowercased()] ?? (isUserLandRSS(written) ? .rss : .other)
     }
 
     /// UserLand's RSS namespaces (`http://backend.userland.com/rss`, `…/rss2`, `…/rss2.1`, as
@@ -39,14 +39,24 @@ enum XMLNamespace: Equatable {
         "http://search.yahoo.com/mrss/": .media,
         "http://search.yahoo.com/mrss": .media,
         "http://rssnamespace.org/feedburner/ext/1.0": .feedburner,
+        // Apple's podcast namespace, in the spellings feeds use (feedparser's list; any case).
+        "http://www.itunes.com/dtds/podcast-1.0.dtd": .itunes,
+        "https://www.itunes.com/dtds/podcast-1.0.dtd": .itunes,
+        "http://example.com/DTDs/PodCast-1.0.dtd": .itunes,
         "http://purl.org/rss/1.0/modules/syndication/": .sy,
         "http://www.w3.org/1999/xhtml": .xhtml,
         "http://www.w3.org/XML/1998/namespace": .xml,
     ]
 
+    /// Namespace names compared without case, as feedparser compares them: feeds write
+    /// `http://www.itunes.com/DTDs/Podcast-1.0.dtd` and `HTTP://PURL.ORG/DC/ELEMENTS/1.1/`.
+    /// Classification is cached per interned URI, so this is looked at once per namespace.
+    private static let byLowercasedURI: [String: XMLNamespace] = Dictionary(
+        byURI.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+
     private static let byPrefix: [String: XMLNamespace] = [
         "content": .content, "dc": .dc, "dcterms": .dcterms, "media": .media, "feedburner": .feedburner,
-        "sy": .sy, "atom": .atom, "rdf": .rdf, "xhtml": .xhtml, "xml": .xml,
+        "sy": .sy, "atom": .atom, "rdf": .rdf, "xhtml": .xhtml, "xml": .xml, "itunes": .itunes,
     ]
 }
 
@@ -58,6 +68,7 @@ enum LocalName: String {
     case encoded, date, creator, subject, modified, issued, created
     case id, summary, content, published, updated, name, email, contributor
     case origLink, thumbnail, group, comments
+    case duration, subtitle, tagline, icon, logo, language, url, uri
     case updatePeriod, updateFrequency
     case html, div, base, about
     case other

@@ -2,6 +2,11 @@ import FeedModel
 
 /// The JSON `rss-inspect` prints: the keys clients and people rely on, in a fixed order,
 /// plus (with `details`) what helps a person see why a feed looks wrong.
+///
+/// Without `details` it is what the databases store: the feed's `about` fields, and per item
+/// the `items` columns, with the reader fields' JSON columns (`enclosures_json`,
+/// `categories_json`, `authors_json`) as arrays (`[]` where the column is NULL), their objects
+/// with the same keys in the same order and absent ones omitted.
 public enum InspectReport {
     public static func json(_ read: ReadFeed, details: Bool) -> JSONValue {
         let feed = read.normalized
@@ -9,6 +14,9 @@ public enum InspectReport {
             ("format", .string(feed.format.rawValue)),
             ("title", .string(feed.title)),
             ("link", .optional(feed.link)),
+            ("description", .optional(feed.about.description)),
+            ("image_url", .optional(feed.about.imageURL)),
+            ("language", .optional(feed.about.language)),
         ]
         if details {
             members += [
@@ -31,25 +39,41 @@ public enum InspectReport {
             ("pubdate_unix_time", .optional(entry.pubdate)),
             ("updated_unix_time", .optional(entry.updated)),
             ("author", .optional(entry.author)),
+            ("image_url", .optional(entry.image)),
+            ("enclosures", .array(entry.enclosures.map(enclosure))),
+            ("categories", .array(entry.categories.map(category))),
+            ("authors", .array(entry.authors.map(person))),
         ]
         if details {
-            members += [
-                ("id_source", .string(entry.idSource.rawValue)),
-                ("thumbnail", .optional(entry.image)),
-                ("categories", .array(entry.categories.map { JSONValue.string($0.term) })),
-                (
-                    "enclosures",
-                    .array(
-                        entry.enclosures.map { enclosure in
-                            .object([
-                                ("url", .string(enclosure.url)), ("type", .optional(enclosure.type)),
-                                ("length", .optional(enclosure.length)),
-                            ])
-                        })
-                ),
-            ]
+            members.append(("id_source", .string(entry.idSource.rawValue)))
         }
         return .object(members)
+    }
+
+    /// Keys in the order of the stored JSON; an absent value's key is left out, as there.
+    private static func present(_ members: [(String, JSONValue?)]) -> JSONValue {
+        .object(members.compactMap { key, value in value.map { (key, $0) } })
+    }
+
+    private static func enclosure(_ enclosure: Enclosure) -> JSONValue {
+        present([
+            ("url", .string(enclosure.url)), ("type", enclosure.type.map(JSONValue.string)),
+            ("length", enclosure.length.map(JSONValue.integer)), ("duration", enclosure.duration.map(JSONValue.integer)),
+        ])
+    }
+
+    private static func category(_ category: EntryCategory) -> JSONValue {
+        present([
+            ("term", .string(category.term)), ("label", category.label.map(JSONValue.string)),
+            ("scheme", category.scheme.map(JSONValue.string)),
+        ])
+    }
+
+    private static func person(_ person: Person) -> JSONValue {
+        present([
+            ("name", person.name.map(JSONValue.string)), ("email", person.email.map(JSONValue.string)),
+            ("uri", person.uri.map(JSONValue.string)),
+        ])
     }
 
     private static func hints(_ hints: SchedulingHints) -> JSONValue {

@@ -79,7 +79,7 @@ end
 complete -c 'rss-inspect' -f
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_positional "rss-inspect" -eq 1' -F
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" base' -l 'base' -d 'Resolve relative links against this URL (default: the URL fetched, or the feed\'s own link for a file).' -rfka ''
-complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" details' -l 'details' -d 'Also print the encoding, recovered XML errors, scheduling hints, id sources, enclosures and thumbnails.'
+complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" details' -l 'details' -d 'Also print the version, encoding, recovered XML errors, scheduling hints and id sources.'
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" summary' -l 'summary' -d 'Print one line (format, title, item counts, encoding, problems) instead of JSON.'
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" config' -l 'config' -d 'Configuration file (default: $FEEDMILL_CONFIG, else ./feedmill.toml when present).' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'toml\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'rss-inspect' -n '__rss-inspect_should_offer_completions_for_flags_or_options "rss-inspect" print-config' -l 'print-config' -d 'Print the effective settings and where each came from, then exit.'
