@@ -10,21 +10,23 @@ import FeedModel
 /// forms `\b \f \n \r \t` where JSON has one, else `\u00XX` in lowercase hex); `/` and all
 /// non-ASCII written as they are (UTF-8). An empty list is `nil`: the column holds NULL, not `[]`.
 /// `schemas/enclosures.schema.json`, `categories.schema.json` and `authors.schema.json` describe
-/// the results.
+/// the results; what they exclude is left out here too, whatever the entry holds, so that no
+/// stored list fails them: a length below 1 byte (podcast feeds write 0 for "unknown"), a
+/// negative duration, an empty type, a category without a term, a person with nothing to show.
 enum ReaderFieldsJSON {
     /// `[{"url":…,"type":…,"length":…,"duration":…},…]` in document order.
     static func enclosures(_ enclosures: [Enclosure]) -> [UInt8]? {
         array(enclosures) { object, enclosure in
             object.string("url", enclosure.url)
-            object.string("type", enclosure.type)
-            object.integer("length", enclosure.length)
-            object.integer("duration", enclosure.duration)
+            object.string("type", enclosure.type.flatMap { $0.isEmpty ? nil : $0 })
+            object.integer("length", enclosure.length.flatMap { $0 >= 1 ? $0 : nil })
+            object.integer("duration", enclosure.duration.flatMap { $0 >= 0 ? $0 : nil })
         }
     }
 
     /// `[{"term":…,"label":…,"scheme":…},…]` in document order.
     static func categories(_ categories: [EntryCategory]) -> [UInt8]? {
-        array(categories) { object, category in
+        array(categories.filter { !$0.term.isEmpty }) { object, category in
             object.string("term", category.term)
             object.string("label", category.label)
             object.string("scheme", category.scheme)
@@ -33,7 +35,7 @@ enum ReaderFieldsJSON {
 
     /// `[{"name":…,"email":…,"uri":…},…]` in document order.
     static func authors(_ people: [Person]) -> [UInt8]? {
-        array(people) { object, person in
+        array(people.filter { $0.name != nil || $0.email != nil || $0.uri != nil }) { object, person in
             object.string("name", person.name)
             object.string("email", person.email)
             object.string("uri", person.uri)

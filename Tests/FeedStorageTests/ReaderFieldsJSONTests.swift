@@ -18,12 +18,16 @@ struct ReaderFieldsJSONTests {
             Enclosure(url: "https://cdn.example/b.mp4"),
             Enclosure(url: "https://cdn.example/c.pdf", length: 0, duration: -1),
         ]
-        #expect(text(ReaderFieldsJSON.enclosures(enclosures)) == #"[{"url":"https://cdn.example/a.mp3","type":"audio/mpeg","length":12345,"duration":3600},{"url":"https://cdn.example/b.mp4"},{"url":"https://cdn.example/c.pdf","length":0,"duration":-1}]"#)
+        #expect(text(ReaderFieldsJSON.enclosures(enclosures)) == #"[{"url":"https://cdn.example/a.mp3","type":"audio/mpeg","length":12345,"duration":3600},{"url":"https://cdn.example/b.mp4"},{"url":"https://cdn.example/c.pdf"}]"#)
+        #expect(text(ReaderFieldsJSON.enclosures([Enclosure(url: "https://e.example/x", type: "", length: 1, duration: 0)])) == #"[{"url":"https://e.example/x","length":1,"duration":0}]"#)
         let categories = [EntryCategory(term: "swift", label: "Swift", scheme: "https://tags.example/"), EntryCategory(term: "linux", scheme: "x")]
         #expect(text(ReaderFieldsJSON.categories(categories)) == #"[{"term":"swift","label":"Swift","scheme":"https://tags.example/"},{"term":"linux","scheme":"x"}]"#)
         let people = [Person(name: "Ann", email: "ann@site.example", uri: "https://ann.example/"), Person(email: "b@site.example"), Person(uri: "https://c.example/")]
         #expect(text(ReaderFieldsJSON.authors(people)) == #"[{"name":"Ann","email":"ann@site.example","uri":"https://ann.example/"},{"email":"b@site.example"},{"uri":"https://c.example/"}]"#)
-        #expect(text(ReaderFieldsJSON.authors([Person()])) == "[{}]")
+        // What the shipped schemas exclude is left out: a person with nothing, a category without a term.
+        #expect(ReaderFieldsJSON.authors([Person()]) == nil)
+        #expect(text(ReaderFieldsJSON.authors([Person(), Person(name: "")])) == #"[{"name":""}]"#)
+        #expect(ReaderFieldsJSON.categories([EntryCategory(term: "", label: "L")]) == nil)
     }
 
     @Test func noElementsIsNullNotAnEmptyArray() {
@@ -68,9 +72,13 @@ struct ReaderFieldsJSONTests {
         func maybe<T>(_ value: @autoclosure () -> T) -> T? { Bool.random(using: &random) ? value() : nil }
         for _ in 0..<300 {
             let enclosures = (0..<Int.random(in: 1...3, using: &random)).map { _ in
-                Enclosure(url: string(), type: maybe(string()), length: maybe(Int64.random(in: .min ... .max, using: &random)), duration: maybe(Int64.random(in: 0...100_000, using: &random)))
+                Enclosure(
+                    url: string(), type: maybe("t" + string()), length: maybe(Int64.random(in: .min ... .max, using: &random)),
+                    duration: maybe(Int64.random(in: -5...100_000, using: &random)))
             }
             let people = (0..<Int.random(in: 1...3, using: &random)).map { _ in Person(name: maybe(string()), email: maybe(string()), uri: maybe(string())) }
+                .filter { $0.name != nil || $0.email != nil || $0.uri != nil }
+            guard !people.isEmpty else { continue }
             let bytes = try #require(ReaderFieldsJSON.enclosures(enclosures))
             #expect(ReaderFieldsJSON.enclosures(enclosures) == bytes)
             let parsed = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [[String: Any]])
@@ -78,12 +86,14 @@ struct ReaderFieldsJSONTests {
             for (object, enclosure) in zip(parsed, enclosures) {
                 #expect(object["url"] as? String == enclosure.url)
                 #expect(object["type"] as? String == enclosure.type)
-                #expect((object["length"] as? NSNumber)?.int64Value == enclosure.length)
-                #expect((object["duration"] as? NSNumber)?.int64Value == enclosure.duration)
+                let length = enclosure.length.flatMap { $0 >= 1 ? $0 : nil }
+                let duration = enclosure.duration.flatMap { $0 >= 0 ? $0 : nil }
+                #expect((object["length"] as? NSNumber)?.int64Value == length)
+                #expect((object["duration"] as? NSNumber)?.int64Value == duration)
                 var present: Set<String> = ["url"]
                 if enclosure.type != nil { present.insert("type") }
-                if enclosure.length != nil { present.insert("length") }
-                if enclosure.duration != nil { present.insert("duration") }
+                if length != nil { present.insert("length") }
+                if duration != nil { present.insert("duration") }
                 #expect(Set(object.keys) == present, "absent keys are omitted")
             }
             let authors = try #require(ReaderFieldsJSON.authors(people))
