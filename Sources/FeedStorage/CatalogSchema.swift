@@ -3,7 +3,7 @@ import GRDB
 /// The catalog's migrations. The first creates the three tables existing clients read, if they
 /// are not there; later ones only add. Names never change once shipped.
 enum CatalogSchema {
-    /// The three tables existing clients read, as the first migration creates them.
+    /// The three tables existing clients read, as the original clients had them.
     static let originalClientTables = [
         "feeds (feedid INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE)",
         "about (feedid INTEGER UNIQUE, title TEXT)",
@@ -37,7 +37,11 @@ enum CatalogSchema {
     static func migrator() -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("catalog-original") { db in
-            for table in originalClientTables { try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(table)") }
+            // A new catalog gets the client tables in their current shape at once, the same
+            // schema text the later migrations leave (they add only what is missing): four
+            // `ALTER TABLE`s, each parsing the whole schema again, cost every new catalog 3% more
+            // allocations. An existing catalog has them and keeps them as they are.
+            for table in clientTables { try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(table)") }
         }
         migrator.registerMigration(fetchState) { db in
             // Everything the pipeline needs and clients do not: kept out of the client tables
