@@ -35,6 +35,10 @@ public enum FeedTransition {
             succeeded(&next, response: response, now: now)
             if !parsed.title.isEmpty { next.title = parsed.title } else if next.title == nil { next.title = feed.state.opmlTitle ?? "" }
             next.state.siteLink = parsed.link ?? next.state.siteLink
+            // What the feed says of itself now; the home page falls back, as the title does, to
+            // what the feed list said.
+            next.link = next.state.siteLink
+            next.about = parsed.about
             next.state.hintInterval = PollHints.interval(parsed.hints, response: response)
             next.state.skipHours = parsed.hints.skipHours
             next.state.skipDays = parsed.hints.skipDays

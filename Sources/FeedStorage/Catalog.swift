@@ -301,10 +301,8 @@ public final class Catalog: Sendable {
         // save feeds in the order they finish, and rowids taken in that order would make two
         // runs over the same answers differ byte for byte.
         if let title = feed.title {
-            try db.cachedStatement(
-                sql: "INSERT INTO about (rowid, feedid, title) VALUES (\(rowid("about")), ?1, ?2) "
-                    + "ON CONFLICT(feedid) DO UPDATE SET title = excluded.title WHERE title IS NOT excluded.title"
-            ).execute(arguments: [id, title])
+            try db.cachedStatement(sql: saveAbout).execute(
+                arguments: [id, title, feed.link, feed.about.description, feed.about.imageURL, feed.about.language])
         }
         if let lastUpdate = feed.lastUpdate {
             try db.cachedStatement(
@@ -315,9 +313,19 @@ public final class Catalog: Sendable {
         try FetchStateColumns.save(feed, db: db)
     }
 
+    /// The `about` row, written only when a value differs (an unchanged feed writes nothing).
+    private static let saveAbout: String = {
+        let columns = ["title"] + CatalogSchema.aboutReaderColumns
+        let parameters = columns.indices.map { "?\($0 + 2)" }.joined(separator: ", ")
+        return "INSERT INTO about (rowid, feedid, \(columns.joined(separator: ", "))) VALUES (\(rowid("about")), ?1, \(parameters)) "
+            + "ON CONFLICT(feedid) DO UPDATE SET \(columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")) "
+            + "WHERE \(columns.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR "))"
+    }()
+
     /// Each feed's row, read by position (``feed(_:)``).
     static let selectFeeds = """
-        SELECT feeds.feedid, feeds.url, about.title, last_update.when_unix_time, \(FetchStateColumns.selected)
+        SELECT feeds.feedid, feeds.url, about.title, last_update.when_unix_time,
+            about.link, about.description, about.image_url, about.language, \(FetchStateColumns.selected)
         FROM feeds
         LEFT JOIN about ON about.feedid = feeds.feedid
         LEFT JOIN last_update ON last_update.feedid = feeds.feedid
@@ -338,7 +346,10 @@ public final class Catalog: Sendable {
         let url: String = read(1, "feeds.url") ?? StoredValue.lossyText(StoredValue.raw(row, 1))
         var feed = CatalogFeed(
             feedID: feedID, url: url, title: read(2, "about.title"), lastUpdate: read(3, "last_update.when_unix_time"),
-            state: FetchStateColumns.state(row, at: 4, unreadable: &unreadable))
+            state: FetchStateColumns.state(row, at: 8, unreadable: &unreadable))
+        feed.link = read(4, "about.link")
+        feed.about = FeedDescription(
+            description: read(5, "about.description"), imageURL: read(6, "about.image_url"), language: read(7, "about.language"))
         feed.unreadable = unreadable
         return feed
     }

@@ -7,6 +7,11 @@ public struct CatalogFeed: Sendable, Equatable {
     public var url: String
     /// `about.title`; `nil` until the feed has been fetched once.
     public var title: String?
+    /// `about.link`: the site's home page as the feed last gave it (else as the feed list did).
+    public var link: String?
+    /// `about.description`, `about.image_url`, `about.language`: what the feed last said of
+    /// itself; written with the title, whenever the feed's content is read.
+    public var about = FeedDescription()
     /// `last_update.when_unix_time`: the last time the feed was read successfully (a 304 counts).
     public var lastUpdate: Int64?
     public var state: FetchState

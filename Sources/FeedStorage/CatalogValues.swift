@@ -44,7 +44,8 @@ enum CatalogValues {
             columns: [.init("url", .text, replacedBy: "CAST(url AS TEXT)")], removesUnrepairable: false),
         ValueRules(
             table: "about", key: "feedid", keyWord: "feed",
-            columns: [.init("feedid", .integer, replacedBy: "feedid"), text("title")], removesUnrepairable: true),
+            columns: [.init("feedid", .integer, replacedBy: "feedid"), text("title")] + CatalogSchema.aboutReaderColumns.map(text),
+            removesUnrepairable: true),
         ValueRules(
             table: "last_update", key: "feedid", keyWord: "feed",
             columns: [.init("feedid", .integer, replacedBy: "feedid"), number("when_unix_time")], removesUnrepairable: true),

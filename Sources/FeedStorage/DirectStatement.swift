@@ -19,6 +19,7 @@ enum DirectStatement {
 
         init(_ text: String?) { self = text.map { .text($0) } ?? .null }
         init(_ integer: Int64?) { self = integer.map { .integer($0) } ?? .null }
+        init(_ bytes: [UInt8]?) { self = bytes.map { .bytes($0) } ?? .null }
     }
 
     /// Executes `statement` (an INSERT, UPDATE or DELETE) with `values` bound in order.

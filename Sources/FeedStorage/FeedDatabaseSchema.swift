@@ -52,6 +52,12 @@ enum FeedDatabaseSchema {
                 ("change_seq", "INTEGER NOT NULL DEFAULT 0"),
             ]
         ),
+        (
+            // What a reader shows beside the text (issue 40), NULL when the entry has none. The
+            // three lists are canonical JSON arrays (``ReaderFieldsJSON``).
+            "items-reader-fields",
+            [("image_url", "TEXT"), ("enclosures_json", "TEXT"), ("categories_json", "TEXT"), ("authors_json", "TEXT")]
+        ),
     ]
 
     /// Every migration in order: the migrator registers them, and a new file gets them all at once.
@@ -79,18 +85,28 @@ enum FeedDatabaseSchema {
         return steps
     }()
 
-    /// One migration that merges every step (GRDB's `registerMigration(_:merging:)`): a file
-    /// written by an older Feedmill runs only the steps it has not had.
+    /// One migration that merges every step and every earlier merged migration (GRDB's
+    /// `registerMigration(_:merging:)`): a file written by an older Feedmill runs only the
+    /// steps it has not had, and then records the current name alone.
     static func migrator() -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
+        let merging = Set(steps.map(\.identifier)).union(earlierMerges.keys)
         // `.immediate`: the schema has no foreign keys, so deferred checks would verify nothing.
-        migrator.registerMigration(currentIdentifier, foreignKeyChecks: .immediate, merging: Set(steps.map(\.identifier))) { db, applied in
+        migrator.registerMigration(currentIdentifier, foreignKeyChecks: .immediate, merging: merging) { db, recorded in
+            let applied = recorded.union(recorded.flatMap { earlierMerges[$0] ?? [] })
             for step in steps where !applied.contains(step.identifier) {
                 try step.apply(db)
             }
         }
         return migrator
     }
+
+    /// The merged migrations earlier Feedmills recorded, and the steps each stands for.
+    /// Names never change once shipped: a file recording one of them has exactly those steps.
+    static let earlierMerges: [String: Set<String>] = [
+        // Feedmill before issue 40: everything but `items-reader-fields`.
+        "feed-schema-merged-1": ["items-original", "items-permalink", "items-entry-metadata", "items-change-seq-index", "feed-identity"]
+    ]
 
     /// A new, empty file: the merged migration and the feed's stamp in the caller's single
     /// transaction, recorded as the migrator records it, so the migrator finds nothing to do.
@@ -111,11 +127,11 @@ enum FeedDatabaseSchema {
     }
 
     /// Named after the schema it brings a file to; a later change adds a migration after it.
-    static let currentIdentifier = "feed-schema-merged-1"
+    static let currentIdentifier = "feed-schema-merged-2"
 
     /// What this Feedmill may find recorded in a feed database, and the `user_version` it writes.
     static let generation = SchemaGeneration(
-        knownMigrations: Set(steps.map(\.identifier) + [currentIdentifier]), userVersion: Snapshot.feedSchemaVersion)
+        knownMigrations: Set(steps.map(\.identifier) + [currentIdentifier]).union(earlierMerges.keys), userVersion: Snapshot.feedSchemaVersion)
 
     /// Puts back what the migrations added and something later took away (a column dropped by
     /// hand, the index, the stamp's table), so that a file whose bookkeeping says "migrated"

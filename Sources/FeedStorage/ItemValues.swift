@@ -38,8 +38,27 @@ enum ItemValues {
             .init("id_source", .optionalText, replacedBy: "NULL"),
             .init("content_hash", .optionalText, assignment: "NULL"),
             .init("change_seq", .integer, assignment: ":seq"),
+            .init("image_url", .optionalText, replacedBy: "NULL"),
+            json("enclosures_json"), json("categories_json"), json("authors_json"),
         ],
         removesUnrepairable: true)
+
+    /// A reader-field list (``ReaderFieldsJSON``): text holding a JSON array, or NULL. Anything
+    /// else (another type, text that is not JSON, JSON that is not an array) becomes NULL, what
+    /// an entry without the list has; the entry's next fetch writes it again.
+    static func json(_ name: String) -> ValueRules.Column {
+        .init(
+            name, .optionalText, also: jsonNotAnArray(name), expected: "a JSON array as text, or NULL", replacedBy: "NULL")
+    }
+
+    /// SQL, true for text that is not a JSON array (`json_type` fails on text that is not
+    /// JSON, so it is asked only after `json_valid`).
+    static func jsonNotAnArray(_ name: String) -> String {
+        "typeof(\(name)) = 'text' AND CASE WHEN json_valid(\(name)) THEN json_type(\(name)) <> 'array' ELSE 1 END"
+    }
+
+    /// The reader-field list columns, which hold JSON arrays.
+    static let jsonColumns = ["enclosures_json", "categories_json", "authors_json"]
 
     /// What a repair found and did.
     struct Repair: Sendable, Equatable {

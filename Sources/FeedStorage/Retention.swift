@@ -3,6 +3,11 @@ import FeedBasics
 /// How much of a feed's history its database keeps. Clients download feed databases whole,
 /// so an operator may bound them; by default nothing is ever removed. An item the feed still
 /// lists is never removed, whatever the limits: it would only come back on the next fetch.
+///
+/// `keepItems` N keeps the items the feed lists now, all of them, and fills the room left up
+/// to N with the newest of the others (by publication date, then first-seen time, then id):
+/// never more than max(N, the number listed now). `keepDays` removes the others published
+/// (or, undated, first seen) before the cutoff, whatever room is left.
 public struct Retention: Sendable, Equatable {
     /// Keep at most this many items, newest first by publication date.
     public var keepItems: Int?
@@ -30,16 +35,24 @@ public struct Retention: Sendable, Equatable {
         Retention(keepItems: feed.keepItems ?? keepItems, keepDays: feed.keepDays ?? keepDays)
     }
 
-    /// The ids to remove from `items` (id, pubdate, first seen) when the feed lists `listed`.
-    /// Ranked newest first by publication date, then first-seen time, then id, so the choice
-    /// is the same on every machine.
+    /// The ids to remove from `items` (id, pubdate, first seen) when the feed lists `listed`,
+    /// in id order. The items listed stay; of the rest, ranked newest first by publication
+    /// date, then first-seen time, then id ascending (the same choice on every machine), the
+    /// first `keepItems` minus the number listed stay, unless older than `keepDays`.
+    ///
+    /// The listed items are not ranked with the others: ranked together, listed items that
+    /// tie with older ones (seen in the same second) could fall behind them and leave their
+    /// places inside N to items the feed no longer lists, keeping more than N.
     func expired(_ items: [(id: String, pubdate: Int64, firstSeen: Int64)], listed: Set<String>, now: Int64) -> [String] {
         guard !keepsEverything else { return [] }
-        let ranked = items.sorted { ($1.pubdate, $1.firstSeen, $0.id) < ($0.pubdate, $0.firstSeen, $1.id) }
+        let others = items.filter { !listed.contains($0.id) }
+        let listedCount = items.count - others.count
+        let room = keepItems.map { max(0, $0 - listedCount) } ?? others.count
+        let ranked = others.sorted { ($1.pubdate, $1.firstSeen, $0.id) < ($0.pubdate, $0.firstSeen, $1.id) }
         let cutoff = keepDays.map { now.saturatingSubtract(Int64($0).saturatingMultiply(86_400)) }
         var expired: [String] = []
-        for (rank, item) in ranked.enumerated() where !listed.contains(item.id) {
-            let tooMany = keepItems.map { rank >= $0 } ?? false
+        for (rank, item) in ranked.enumerated() {
+            let tooMany = rank >= room
             let tooOld = cutoff.map { item.pubdate < $0 } ?? false
             if tooMany || tooOld { expired.append(item.id) }
         }

@@ -8,8 +8,9 @@ import GRDB
 /// not know; writing it would undo or corrupt them, and reading it may misread them. So a
 /// database that records a migration this Feedmill does not know, or a `user_version` above
 /// the ones it writes, is refused with a message naming both, before anything is read or
-/// written. This Feedmill writes `user_version` 0 in its working databases and 1 in the copies
-/// it publishes (which a person may copy back to restore a feed); a later Feedmill that
+/// written. This Feedmill writes `user_version` 0 in its working databases and the published
+/// schema version (``Snapshot/feedSchemaVersion``, ``Snapshot/catalogSchemaVersion``: 2) in the
+/// copies it publishes (which a person may copy back to restore a feed); a later Feedmill that
 /// changes the working format so that older ones must not touch it raises it past both.
 struct SchemaGeneration {
     /// Every migration identifier this Feedmill may find recorded (merged steps included).

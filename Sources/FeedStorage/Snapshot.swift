@@ -37,14 +37,16 @@ public struct SnapshotItem: Sendable, Equatable {
 /// in one read transaction, so a concurrent `rss-update` never shows half a feed.
 public enum Snapshot {
     /// Bumped when the published schema changes; also stored as `PRAGMA user_version`.
-    public static let feedSchemaVersion = 1
-    public static let catalogSchemaVersion = 1
+    /// 2: `items` gained `image_url`, `enclosures_json`, `categories_json`, `authors_json`.
+    public static let feedSchemaVersion = 2
+    /// 2: `about` gained `link`, `description`, `image_url`, `language`.
+    public static let catalogSchemaVersion = 2
 
-    /// The item columns clients get: the original four, then the additions clients use.
-    /// Internals (`content_hash`, `change_seq`, `id_source`) stay private.
+    /// The item columns clients get: the original four, then the additions clients use, in the
+    /// order they were added. Internals (`content_hash`, `change_seq`, `id_source`) stay private.
     public static let itemColumns = [
         "id", "title", "summary", "pubdate_unix_time", "permalink", "updated_unix_time", "author",
-        "first_seen_unix_time", "pubdate_is_first_seen",
+        "first_seen_unix_time", "pubdate_is_first_seen", "image_url", "enclosures_json", "categories_json", "authors_json",
     ]
 
     /// The published items table: the client columns, defined as in the feed database.
@@ -86,6 +88,7 @@ public enum Snapshot {
                 if let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items WHERE instr(id, char(0)) > 0"), count > 0 {
                     throw StorageError(path: source, message: "holds \(count) id(s) with a NUL character in them", kind: .wrongValues)
                 }
+                try refuseMalformedLists(db, source: source)
                 return rows
             }
         }
@@ -121,6 +124,17 @@ public enum Snapshot {
             kind: .wrongValues)
     }
 
+    /// Throws ``StorageError/Kind/wrongValues`` when a reader-field list holds text that is
+    /// not a JSON array (written by hand): clients parse these columns as JSON.
+    private static func refuseMalformedLists(_ db: Database, source: String) throws {
+        for column in ItemValues.jsonColumns {
+            let sql = "SELECT id, \(column) FROM items WHERE \(ItemValues.jsonNotAnArray(column)) LIMIT 1"
+            guard let row = try Row.fetchOne(db, sql: sql) else { continue }
+            let wrong = WrongValue(row, 1, table: "items", column: column, keyWord: "item", expected: "a JSON array as text, or NULL")
+            throw StorageError(path: source, message: "holds a value of the wrong type: \(wrong)", kind: .wrongValues)
+        }
+    }
+
     /// Writes the client copy of the catalog: `feeds`, `about` and `last_update` only. Values
     /// are written as the client tables' types say: a value of another type (written by hand;
     /// the next `rss-update` repairs it in the catalog, see ``CatalogValues``) is published as
@@ -140,7 +154,8 @@ public enum Snapshot {
         }
         var file = try write(destination, schema: catalogTables, version: catalogSchemaVersion) { db in
             for (table, rows) in zip(catalogClientTables, tables) {
-                let statement = try db.makeStatement(sql: "INSERT INTO \(table.name) VALUES (?, ?)")
+                let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
+                let statement = try db.makeStatement(sql: "INSERT INTO \(table.name) VALUES (\(placeholders))")
                 for row in rows { try statement.execute(arguments: StatementArguments(row)) }
             }
             return tables.first?.count ?? 0
@@ -152,7 +167,12 @@ public enum Snapshot {
     /// The client tables' columns and their types, in the order the published copy has them.
     private static let catalogClientTables: [ClientRows.Table] = [
         .init(name: "feeds", columns: [("feedid", .integer), ("url", .text)]),
-        .init(name: "about", columns: [("feedid", .integer), ("title", .optionalText)]),
+        .init(
+            name: "about",
+            columns: [
+                ("feedid", .integer), ("title", .optionalText), ("link", .optionalText), ("description", .optionalText),
+                ("image_url", .optionalText), ("language", .optionalText),
+            ]),
         .init(name: "last_update", columns: [("feedid", .integer), ("when_unix_time", .optionalInteger)]),
     ]
 
@@ -272,10 +292,7 @@ extension Snapshot {
             let queue = try DatabaseQueue(path: source, configuration: readOnly)
             return try queue.read { db in
                 var hasher = SHA256()
-                for query in [
-                    "SELECT feedid, url FROM feeds ORDER BY feedid", "SELECT feedid, title FROM about ORDER BY feedid",
-                    "SELECT feedid, when_unix_time FROM last_update ORDER BY feedid",
-                ] {
+                for query in catalogClientTables.map({ "SELECT \($0.columns.map(\.name).joined(separator: ", ")) FROM \($0.name) ORDER BY feedid" }) {
                     hasher.update(query)
                     for row in try Row.fetchAll(db, sql: query) {
                         hasher.update(row.databaseValues.map { "\($0)" }.joined(separator: "\u{1F}") + "\u{1E}")

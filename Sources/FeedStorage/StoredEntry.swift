@@ -8,6 +8,10 @@ struct StoredEntry {
     let now: Int64
     /// SHA-256 over what a client shows (not over first-seen times, which differ between runs).
     let contentHash: String
+    /// The reader fields' canonical JSON (``ReaderFieldsJSON``), `nil` for none.
+    let enclosuresJSON: [UInt8]?
+    let categoriesJSON: [UInt8]?
+    let authorsJSON: [UInt8]?
 
     var id: String { entry.id }
 
@@ -16,6 +20,9 @@ struct StoredEntry {
     init(_ entry: Entry, now: Int64) {
         self.entry = entry
         self.now = now
+        enclosuresJSON = ReaderFieldsJSON.enclosures(entry.enclosures)
+        categoriesJSON = ReaderFieldsJSON.categories(entry.categories)
+        authorsJSON = ReaderFieldsJSON.authors(entry.authors)
         let rest: [String] = [
             entry.permalink ?? "", entry.pubdate.map(String.init) ?? "", entry.updated.map(String.init) ?? "",
             entry.author ?? "", entry.idSource.rawValue,
@@ -30,6 +37,17 @@ struct StoredEntry {
             hasher.update(Self.separator)
             hasher.update(field)
         }
+        // The reader fields (image, enclosures, categories, authors) as they are stored, only
+        // when the entry has one: an entry without any hashes as it did before they were
+        // stored, so a database migrated in place does not rewrite every such row once.
+        if entry.image != nil || enclosuresJSON != nil || categoriesJSON != nil || authorsJSON != nil {
+            hasher.update(Self.separator)
+            hasher.update(entry.image ?? "")
+            for field in [enclosuresJSON, categoriesJSON, authorsJSON] {
+                hasher.update(Self.separator)
+                hasher.update(field ?? [])
+            }
+        }
         contentHash = SHA256.hex(hasher.finalize())
     }
 
@@ -39,8 +57,9 @@ struct StoredEntry {
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO items (id, title, summary, pubdate_unix_time, permalink, updated_unix_time, author,
-                    first_seen_unix_time, pubdate_is_first_seen, id_source, content_hash, change_seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    first_seen_unix_time, pubdate_is_first_seen, id_source, content_hash, change_seq,
+                    image_url, enclosures_json, categories_json, authors_json)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         )
         try DirectStatement.execute(
@@ -49,6 +68,7 @@ struct StoredEntry {
                 .text(entry.id), .text(entry.title), .bytes(entry.summary.utf8), .integer(entry.pubdate ?? now), .init(entry.permalink),
                 .init(entry.updated), .init(entry.author), .integer(now), .integer(entry.pubdate == nil ? 1 : 0),
                 .text(entry.idSource.rawValue), .text(contentHash), .integer(changeSequence),
+                .init(entry.image), .init(enclosuresJSON), .init(categoriesJSON), .init(authorsJSON),
             ], in: db)
     }
 
@@ -59,6 +79,7 @@ struct StoredEntry {
             sql: """
                 UPDATE items SET title = ?, summary = ?, permalink = ?, updated_unix_time = ?, author = ?,
                     id_source = ?, content_hash = ?, change_seq = ?,
+                    image_url = ?, enclosures_json = ?, categories_json = ?, authors_json = ?,
                     pubdate_unix_time = CASE WHEN ? IS NULL THEN pubdate_unix_time ELSE ? END,
                     pubdate_is_first_seen = CASE WHEN ? IS NULL THEN pubdate_is_first_seen ELSE 0 END,
                     first_seen_unix_time = IFNULL(first_seen_unix_time, ?)
@@ -69,7 +90,8 @@ struct StoredEntry {
             statement,
             [
                 .text(entry.title), .bytes(entry.summary.utf8), .init(entry.permalink), .init(entry.updated), .init(entry.author),
-                .text(entry.idSource.rawValue), .text(contentHash), .integer(changeSequence), .init(entry.pubdate),
+                .text(entry.idSource.rawValue), .text(contentHash), .integer(changeSequence),
+                .init(entry.image), .init(enclosuresJSON), .init(categoriesJSON), .init(authorsJSON), .init(entry.pubdate),
                 .init(entry.pubdate), .init(entry.pubdate), .integer(now), .text(entry.id),
             ], in: db)
     }

@@ -32,13 +32,40 @@ struct StoredValueTests {
         #expect(try sqlite(run.out + "/feed_1.sqlite", "SELECT typeof(pubdate_unix_time) FROM items GROUP BY 1") == [["integer"]])
     }
 
+    /// The reader fields (issue 40) like every other column: a value of the wrong type, or a
+    /// list that is not a JSON array, is refused by the publisher and repaired by `--feed`.
+    @Test func wrongValuesInTheReaderFieldsAreRefusedByPublishingAndRepairedByAnUpdateByID() throws {
+        let run = try BinaryRun(feeds: 2)
+        #expect(try run.createAll().status == 0)
+        let path = run.data + "/feed_1.sqlite"
+        for (sql, column) in [
+            ("image_url = X'41'", "image_url"), ("enclosures_json = X'5b5d'", "enclosures_json"),
+            ("categories_json = 'not json'", "categories_json"), ("authors_json = '{\"name\":\"x\"}'", "authors_json"),
+        ] {
+            try tamper(path, "UPDATE items SET \(sql), change_seq = change_seq + 100 WHERE rowid = 1")
+            let refused = try run.publishAll()
+            #expect(refused.status == 1, "\(column): \(refused.stderr)")
+            #expect(refused.stderr.contains("feed 1 not published") && refused.stderr.contains("items.\(column)"), "\(column): \(refused.stderr)")
+            #expect(refused.stderr.contains("rss-update --feed 1 repairs it"), "\(column): \(refused.stderr)")
+
+            let repaired = try run.update.runCapturing(["--feed", "1"] + run.options)
+            #expect(repaired.status == 0, "\(column): \(repaired.stderr)")
+            #expect((repaired.stdout + repaired.stderr).contains("repaired items.\(column) of item"), "\(column): \(repaired.stdout)")
+            #expect(try sqlite(path, "SELECT COUNT(*) FROM items WHERE \(anyWronglyTypedItemValue)") == [["0"]])
+            #expect(try sqlite(path, "SELECT typeof(\(column)) FROM items WHERE rowid = 1") == [["null"]])
+            let caughtUp = try run.publishAll()
+            #expect(caughtUp.status == 0, "\(column): \(caughtUp.stderr)")
+            #expect(try publishedFeeds(run.out) == [1, 2])
+        }
+    }
+
     @Test func aPublishedCopyCopiedBackToRestoreAFeedIsNotTakenForANewerDatabase() throws {
         let run = try BinaryRun(feeds: 2)
         #expect(try run.createAll().status == 0)
         #expect(try run.publishAll().status == 0)
         try FileManager.default.removeItem(atPath: run.data + "/feed_1.sqlite")
         try FileManager.default.copyItem(atPath: run.out + "/feed_1.sqlite", toPath: run.data + "/feed_1.sqlite")
-        #expect(try sqlite(run.data + "/feed_1.sqlite", "PRAGMA user_version") == [["1"]])
+        #expect(try sqlite(run.data + "/feed_1.sqlite", "PRAGMA user_version") == [["\(Snapshot.feedSchemaVersion)"]])
         let result = try run.update.runCapturing(["--feed", "1"] + run.options)
         #expect(result.status == 0 && !result.stderr.contains("newer"), "\(result.stderr)")
         #expect(try run.itemCount(1) == 3)
@@ -50,7 +77,7 @@ struct StoredValueTests {
         try harness.add([server.baseURL + "/feed/0.xml", server.baseURL + "/feed/1.xml"])
         #expect(try harness.update(.all).report.failures.isEmpty)
         for (id, sql, named) in [
-            (Int64(1), "PRAGMA user_version = 3", "schema version 3 (this one writes up to 1)"),
+            (Int64(1), "PRAGMA user_version = 3", "schema version 3 (this one writes up to 2)"),
             (2, "INSERT INTO grdb_migrations VALUES ('items-from-the-future')", "(items-from-the-future)"),
         ] {
             try tamper(harness.databasePath(id), sql)
@@ -133,6 +160,10 @@ struct RandomStoredValueTests {
         .init(table: "items", column: "author", kind: "text"), .init(table: "items", column: "first_seen_unix_time", kind: "integer"),
         .init(table: "items", column: "pubdate_is_first_seen", kind: "integer"), .init(table: "items", column: "content_hash", kind: "text"),
         .init(table: "items", column: "change_seq", kind: "integer"),
+        .init(table: "items", column: "image_url", kind: "text"), .init(table: "items", column: "enclosures_json", kind: "json"),
+        .init(table: "items", column: "categories_json", kind: "json"), .init(table: "items", column: "authors_json", kind: "json"),
+        .init(table: "about", column: "link", kind: "text"), .init(table: "about", column: "description", kind: "text"),
+        .init(table: "about", column: "image_url", kind: "text"), .init(table: "about", column: "language", kind: "text"),
         .init(table: "about", column: "title", kind: "text"), .init(table: "about", column: "feedid", kind: "integer"),
         .init(table: "last_update", column: "when_unix_time", kind: "integer"),
         .init(table: "fetch_state", column: "etag", kind: "text"), .init(table: "fetch_state", column: "origin_url", kind: "text"),
@@ -148,7 +179,7 @@ struct RandomStoredValueTests {
 
     static let values = [
         "'x'", "'soon'", "1e300", "-1e300", "2.5", "X'00ff'", "X''", "X'4869'", "9223372036854775807", "-9223372036854775808",
-        "-5", "0", "7",
+        "-5", "0", "7", #"'[{"url":"https://cdn.example/a.mp3"}]'"#, #"'{"term":"x"}'"#,
     ]
 
     @Test func randomWrongValuesNeverStopUpdateOrPublishAndAreNamed() throws {
@@ -204,6 +235,9 @@ struct RandomStoredValueTests {
         switch (target.kind, type) {
         case (_, "null"): return false
         case ("text", "text"): return false
+        // A reader-field list: text holding a JSON array.
+        case ("json", "text"):
+            return !((try? JSONSerialization.jsonObject(with: Data((stored[1] ?? "").utf8), options: [.fragmentsAllowed])) is [Any])
         case ("integer", "integer"):
             guard let bounds = target.bounds, let number = Int64(stored[1] ?? "") else { return false }
             return !bounds.contains(number)

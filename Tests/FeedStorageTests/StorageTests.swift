@@ -28,10 +28,10 @@ struct StorageTests {
         let columns = try sqlite(path, "SELECT name FROM pragma_table_info('items')").compactMap(\.first).compactMap { $0 }
         #expect(Array(columns.prefix(5)) == ["id", "title", "summary", "pubdate_unix_time", "permalink"])
         #expect(columns.contains("first_seen_unix_time") && columns.contains("content_hash") && columns.contains("change_seq"))
-        // Every migration is recorded as applied: the five steps, merged into one (GRDB's
+        // Every migration is recorded as applied: the six steps, merged into one (GRDB's
         // `registerMigration(_:merging:)`), recorded under the merged migration's name.
         let applied = try sqlite(path, "SELECT identifier FROM grdb_migrations").compactMap(\.first)
-        #expect(applied == ["feed-schema-merged-1"])
+        #expect(applied == ["feed-schema-merged-2"])
         // Opening again applies nothing and changes nothing.
         let bytes = FileManager.default.contents(atPath: path)
         _ = try FeedDatabase(path: path)
@@ -222,6 +222,8 @@ struct CatalogImportTests {
         let id = try #require(try harness.add(["https://a.example/feed"]).first)
         var feed = try harness.feed(id)
         feed.title = "Title"
+        feed.link = "https://site.example/"
+        feed.about = FeedDescription(description: "Description", imageURL: "https://site.example/logo.png", language: "en-gb")
         feed.lastUpdate = 1_001
         feed.state = {
             var state = FetchState()
@@ -245,7 +247,10 @@ struct CatalogImportTests {
         let harness = try Harness()
         let path = harness.catalog.path
         #expect(try sqlite(path, "SELECT name FROM pragma_table_info('feeds')").compactMap(\.first) == ["feedid", "url"])
-        #expect(try sqlite(path, "SELECT name FROM pragma_table_info('about')").compactMap(\.first) == ["feedid", "title"])
+        // `about` as the original clients read it, then the columns issue 40 added after them.
+        #expect(try sqlite(path, "SELECT name FROM pragma_table_info('about')").compactMap(\.first).prefix(2) == ["feedid", "title"])
+        #expect(try sqlite(path, "SELECT name FROM pragma_table_info('about')").compactMap(\.first)
+            == ["feedid", "title", "link", "description", "image_url", "language"])
         #expect(try sqlite(path, "SELECT name FROM pragma_table_info('last_update')").compactMap(\.first) == ["feedid", "when_unix_time"])
     }
 }

@@ -14,6 +14,8 @@ struct StoredValueTests {
         ("change_seq", "'x'"), ("change_seq", "1e300"), ("title", "X'00ff'"), ("summary", "X''"), ("id", "X'6531'"),
         ("pubdate_is_first_seen", "'yes'"), ("updated_unix_time", "2.5"), ("author", "X'4a6f'"), ("permalink", "X'41'"),
         ("id_source", "X'00'"), ("content_hash", "X'00'"),
+        ("image_url", "X'41'"), ("image_url", "X''"), ("enclosures_json", "X'5b5d'"), ("enclosures_json", "'not json'"),
+        ("categories_json", "'{\"term\":\"x\"}'"), ("categories_json", "2.5"), ("authors_json", "'[{'"), ("authors_json", "1"),
     ])
     func retentionRepairsAWronglyTypedValueInsteadOfStopping(column: String, value: String) throws {
         let directory = try TemporaryDirectory()
