@@ -8,13 +8,15 @@ enum ClientRows {
         let name: String
         /// The first column is the feedid, the row's key.
         let columns: [(name: String, kind: StoredValue.Kind)]
+        /// Columns a later migration added: read as NULL from a catalog not yet migrated.
+        var addedLater: Set<String> = []
     }
 
     /// The table's rows in feedid order. A value not of its column's type becomes NULL where
     /// NULL is allowed; a row whose feedid is not an integer, or whose required value is
     /// wrong, is left out. Each is named in `problems`.
     static func read(_ table: Table, db: Database, problems: inout [String]) throws -> [[DatabaseValue]] {
-        let names = table.columns.map(\.name).joined(separator: ", ")
+        let names = try ColumnsAsPublished.selectList(table.columns.map(\.name), from: table.name, addedLater: table.addedLater, db: db)
         var rows: [[DatabaseValue]] = []
         let cursor = try Row.fetchCursor(db, sql: "SELECT \(names) FROM \(table.name) ORDER BY feedid")
         while let row = try cursor.next() {

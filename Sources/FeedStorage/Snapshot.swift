@@ -81,7 +81,9 @@ public enum Snapshot {
             let queue = try DatabaseQueue(path: source, configuration: readOnly)
             return try queue.read { db in
                 try FeedDatabaseSchema.generation.refuseNewer(db, path: source)
-                let rows = try Row.fetchAll(db, sql: "SELECT \(itemColumns.joined(separator: ", ")) FROM items ORDER BY id")
+                let added = Set(FeedDatabaseSchema.addedColumns.flatMap(\.columns).map(\.name))
+                let columns = try ColumnsAsPublished.selectList(itemColumns, from: "items", addedLater: added, db: db)
+                let rows = try Row.fetchAll(db, sql: "SELECT \(columns) FROM items ORDER BY id")
                 try refuseWrongValues(rows, source: source)
                 // An id holding a NUL reads as its text up to the NUL, so it cannot be checked from
                 // the rows read: two such ids would read alike and break the copy's primary key.
@@ -127,7 +129,8 @@ public enum Snapshot {
     /// Throws ``StorageError/Kind/wrongValues`` when a reader-field list holds text that is
     /// not a JSON array (written by hand): clients parse these columns as JSON.
     private static func refuseMalformedLists(_ db: Database, source: String) throws {
-        for column in ItemValues.jsonColumns {
+        let existing = Set(try db.columns(in: "items").map { $0.name.lowercased() })
+        for column in ItemValues.jsonColumns where existing.contains(column) {
             let sql = "SELECT id, \(column) FROM items WHERE \(ItemValues.jsonNotAnArray(column)) LIMIT 1"
             guard let row = try Row.fetchOne(db, sql: sql) else { continue }
             let wrong = WrongValue(row, 1, table: "items", column: column, keyWord: "item", expected: "a JSON array as text, or NULL")
@@ -172,7 +175,7 @@ public enum Snapshot {
             columns: [
                 ("feedid", .integer), ("title", .optionalText), ("link", .optionalText), ("description", .optionalText),
                 ("image_url", .optionalText), ("language", .optionalText),
-            ]),
+            ], addedLater: ["link", "description", "image_url", "language"]),
         .init(name: "last_update", columns: [("feedid", .integer), ("when_unix_time", .optionalInteger)]),
     ]
 
@@ -292,7 +295,9 @@ extension Snapshot {
             let queue = try DatabaseQueue(path: source, configuration: readOnly)
             return try queue.read { db in
                 var hasher = SHA256()
-                for query in catalogClientTables.map({ "SELECT \($0.columns.map(\.name).joined(separator: ", ")) FROM \($0.name) ORDER BY feedid" }) {
+                for table in catalogClientTables {
+                    let columns = try ColumnsAsPublished.selectList(table.columns.map(\.name), from: table.name, addedLater: table.addedLater, db: db)
+                    let query = "SELECT \(columns) FROM \(table.name) ORDER BY feedid"
                     hasher.update(query)
                     for row in try Row.fetchAll(db, sql: query) {
                         hasher.update(row.databaseValues.map { "\($0)" }.joined(separator: "\u{1F}") + "\u{1E}")

@@ -80,6 +80,32 @@ struct SchemaUpgradeTests {
         #expect(later.isEmpty, "\(later.joined(separator: "\n"))")
     }
 
+    /// `rss-update` migrates the catalog on every run but a feed database only when it reads
+    /// the feed; `rss-publish` only reads. So after an upgrade it meets feed databases no
+    /// command has migrated yet, and publishes them at once (the added columns as NULL, which
+    /// is what the migration gives them), not each feed after its next successful fetch.
+    @Test func feedDatabasesNotYetMigratedArePublishedAtTheNewSchema() throws {
+        let root = try schema1Publication()
+        let data = root.url.path + "/data", out = root.url.path + "/publish"
+        let unpublished = try publish.runCapturing(["--data-dir", data, "--out", out, "--now", now])
+        #expect(unpublished.status == 70 && unpublished.stderr.contains("run rss-update once to migrate it"), "\(unpublished.stderr)")
+        let updated = try update.runCapturing(["--data-dir", data, "--allow-private-networks", "--now", now])
+        #expect(updated.status == 0, "\(updated.stdout)\(updated.stderr)")
+        let before = try sqlite(data + "/feed_1.sqlite", "SELECT COUNT(*) FROM pragma_table_info('items') WHERE name = 'image_url'")
+        #expect(before == [["0"]], "nothing was due: the feed databases are of the old schema")
+        let published = try publish.runCapturing(["--data-dir", data, "--out", out, "--now", now])
+        #expect(published.status == 0, "\(published.stdout)\(published.stderr)")
+        let manifest = try PublishHarnessReader.manifest(out)
+        #expect(manifest.feeds.count == 3)
+        for feed in manifest.feeds {
+            #expect(feed.schemaVersion == Snapshot.feedSchemaVersion)
+            #expect(try sqlite(out + "/" + feed.file, "SELECT COUNT(*) FROM items WHERE image_url IS NULL AND enclosures_json IS NULL") == [["\(feed.itemCount)"]])
+        }
+        let catalogFile = out + "/" + (try #require(manifest.catalog)).file
+        #expect(try sqlite(catalogFile, "SELECT COUNT(*) FROM about WHERE description IS NULL AND language IS NULL") == [["3"]])
+        #expect(try sqlite(data + "/feed_1.sqlite", "SELECT COUNT(*) FROM pragma_table_info('items') WHERE name = 'image_url'") == before, "publishing wrote nothing into the data directory")
+    }
+
     @Test func theOldPublishersRecordRecoversALostManifest() throws {
         let root = try schema1Publication()
         try FileManager.default.removeItem(atPath: root.url.path + "/publish/manifest.json")
