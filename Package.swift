@@ -106,7 +106,10 @@ let package = Package(
         ),
         .testTarget(name: "FeedBasicsTests", dependencies: ["FeedBasics", "TestSupport"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "FeedModel", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel", "FeedBasics", "TestSupport"]),
+        .testTarget(
+            name: "FeedNormalizationTests", dependencies: ["FeedNormalization", "FeedParsing", "FeedModel", "FeedBasics", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "FeedDatesTests", dependencies: ["FeedDates", "TestSupport"]),
         .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "FeedBasics", "CCurl", "TestSupport"]),
         .testTarget(

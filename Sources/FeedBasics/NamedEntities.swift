@@ -64,9 +64,9 @@ public enum NamedEntities {
         var isLegacy: Bool
     }
 
-    /// The names in an open-addressed table of 4,096 slots (under 52% full), probed in order.
+    /// The names in an open-addressed table of 8,192 slots (26% full), probed in order.
     struct Table {
-        private static let slotBits = 12
+        private static let slotBits = 13
         private(set) var nameBytes: [UInt8] = []
         private(set) var entries: [Entry] = []
         /// Index into `entries` plus one; 0 is an empty slot.

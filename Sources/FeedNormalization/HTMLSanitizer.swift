@@ -110,9 +110,9 @@ public struct HTMLSanitizer: Sendable {
                 kept.append(HTMLAttribute(name: .srcset, value: srcset))
             case .id, .name:
                 guard let anchors, attribute.name == .id || element == .a else { continue }
-                let anchor = attribute.value.trimmingASCIIWhitespace()
+                let anchor = anchors.unprefixed(Substring(attribute.value.trimmingASCIIWhitespace()))
                 guard !anchor.isEmpty else { continue }
-                anchorNames.insert(anchor)
+                anchorNames.insert(String(anchor))
                 kept.append(HTMLAttribute(name: attribute.name, value: anchors.prefix + anchor))
             case .alttext:
                 continue

@@ -33,9 +33,15 @@ struct EntryAnchors: Sendable {
     /// The fragment a link points at when it points inside this entry: a bare `#x`, or the
     /// entry's page with `#x` (`resolved` is the link made absolute). `nil` for other links.
     func sameEntryFragment(raw: String, resolved: String?) -> Substring? {
-        if raw.hasPrefix("#") { return raw.dropFirst() }
+        if raw.hasPrefix("#") { return unprefixed(raw.dropFirst()) }
         guard let page, let resolved, let hash = resolved.firstIndex(of: "#"), resolved[..<hash] == page else { return nil }
-        return resolved[resolved.index(after: hash)...]
+        return unprefixed(resolved[resolved.index(after: hash)...])
+    }
+
+    /// An anchor's name without this entry's prefix when it has it already (HTML this
+    /// sanitiser wrote, read again), so that sanitising twice changes nothing.
+    func unprefixed(_ name: Substring) -> Substring {
+        name.hasPrefix(prefix) ? name.dropFirst(prefix.count) : name
     }
 
     /// The `href` of a same-entry link to `fragment`, once the entry's anchors are all known.
