@@ -40,7 +40,7 @@ let package = Package(
         // sqlite3_config, which is variadic: a C file, not a header, so that SQLite's declarations
         // come into Swift once (through GRDBSQLite).
         .target(name: "CSQLiteSettings"),
-        .target(name: "FeedBasics", dependencies: ["CCrypto", "CLibXML2"]),
+        .target(name: "FeedBasics", dependencies: ["CCrypto"]),
         .target(name: "FeedModel", dependencies: ["FeedBasics"]),
         .target(name: "FeedDates", dependencies: ["FeedBasics"]),
         .target(name: "FeedParsing", dependencies: ["FeedModel", "FeedDates", "FeedBasics", "CLibXML2"]),
