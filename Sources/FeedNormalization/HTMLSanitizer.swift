@@ -90,11 +90,11 @@ public struct HTMLSanitizer: Sendable {
     }
 
     /// The attributes of a kept element as they are written: URLs resolved and checked,
-    /// unsafe ones dropped, anchors prefixed (and added to `anchorNames`, unprefixed). A
+    /// unsafe ones dropped, anchors prefixed (and added to `anchorsSeen`, unprefixed). A
     /// same-entry link comes back as `href="#x"` with `x` unprefixed: the writer decides its
     /// final form once it knows every anchor of the entry. `nil` for an `img` left without a
     /// source, which is dropped.
-    func keptAttributes(of element: HTMLElement, _ attributes: [HTMLAttribute], anchorNames: inout Set<String>) -> [HTMLAttribute]? {
+    func keptAttributes(of element: HTMLElement, _ attributes: [HTMLAttribute], anchorsSeen: inout AnchorsSeen) -> [HTMLAttribute]? {
         var kept: [HTMLAttribute] = []
         kept.reserveCapacity(attributes.count)
         for attribute in attributes {
@@ -110,10 +110,11 @@ public struct HTMLSanitizer: Sendable {
                 kept.append(HTMLAttribute(name: .srcset, value: srcset))
             case .id, .name:
                 guard let anchors, attribute.name == .id || element == .a else { continue }
-                let anchor = anchors.unprefixed(Substring(attribute.value.trimmingASCIIWhitespace()))
+                let prefix = anchorsSeen.prefix(for: anchors)
+                let anchor = EntryAnchors.unprefixed(Substring(attribute.value.trimmingASCIIWhitespace()), prefix: prefix)
                 guard !anchor.isEmpty else { continue }
-                anchorNames.insert(String(anchor))
-                kept.append(HTMLAttribute(name: attribute.name, value: anchors.prefix + anchor))
+                anchorsSeen.names.insert(String(anchor))
+                kept.append(HTMLAttribute(name: attribute.name, value: prefix + anchor))
             case .alttext:
                 continue
             default:

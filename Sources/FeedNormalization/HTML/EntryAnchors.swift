@@ -16,37 +16,59 @@ import FeedBasics
 ///   at that place of the entry's page: the permalink with the fragment; with no permalink,
 ///   `#fm-…-x` as well (it then goes nowhere, rather than to another page).
 struct EntryAnchors: Sendable {
-    /// `fm-1a2b3c4d-`.
-    let prefix: String
+    let entryID: String
     /// The permalink without its fragment, `nil` when the entry has none (or not a web one).
     let page: String?
 
     init(entryID: String, permalink: String?) {
-        prefix = "fm-" + SHA256.hexDigest(entryID).prefix(8) + "-"
+        self.entryID = entryID
         if let permalink, URLResolver.isWebURL(permalink) {
-            page = permalink.firstIndex(of: "#").map { String(permalink[..<$0]) } ?? permalink
+            page = permalink.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(permalink[..<$0]) } ?? permalink
         } else {
             page = nil
         }
     }
 
+    /// `fm-1a2b3c4d-`: made only for an entry that has anchors or links inside it (a hash per
+    /// entry would cost every entry).
+    func makePrefix() -> String {
+        "fm-" + String(SHA256.hexDigest(entryID).prefix(8)) + "-"
+    }
+
     /// The fragment a link points at when it points inside this entry: a bare `#x`, or the
     /// entry's page with `#x` (`resolved` is the link made absolute). `nil` for other links.
     func sameEntryFragment(raw: String, resolved: String?) -> Substring? {
-        if raw.hasPrefix("#") { return unprefixed(raw.dropFirst()) }
-        guard let page, let resolved, let hash = resolved.firstIndex(of: "#"), resolved[..<hash] == page else { return nil }
-        return unprefixed(resolved[resolved.index(after: hash)...])
+        if raw.hasPrefix("#") { return raw.dropFirst() }
+        guard let page, let resolved, resolved.utf8.count > page.utf8.count, resolved.utf8.starts(with: page.utf8) else { return nil }
+        let rest = resolved.utf8.dropFirst(page.utf8.count)
+        guard rest.first == UInt8(ascii: "#") else { return nil }
+        return Substring(rest.dropFirst())
     }
 
     /// An anchor's name without this entry's prefix when it has it already (HTML this
     /// sanitiser wrote, read again), so that sanitising twice changes nothing.
-    func unprefixed(_ name: Substring) -> Substring {
+    static func unprefixed(_ name: Substring, prefix: String) -> Substring {
         name.hasPrefix(prefix) ? name.dropFirst(prefix.count) : name
     }
 
     /// The `href` of a same-entry link to `fragment`, once the entry's anchors are all known.
-    func href(toFragment fragment: some StringProtocol, defined: Bool) -> String {
+    func href(toFragment fragment: Substring, defined: Bool, prefix: String) -> String {
         if defined || page == nil { return "#" + prefix + fragment }
         return (page ?? "") + "#" + fragment
+    }
+}
+
+/// What the writer learns of an entry's anchors as it goes.
+struct AnchorsSeen {
+    /// The anchors the entry defines, unprefixed.
+    var names: Set<String> = []
+    /// Made at the first anchor or link inside the entry.
+    var prefix: String?
+
+    mutating func prefix(for anchors: EntryAnchors) -> String {
+        if let prefix { return prefix }
+        let made = anchors.makePrefix()
+        prefix = made
+        return made
     }
 }

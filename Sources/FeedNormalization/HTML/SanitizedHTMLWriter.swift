@@ -27,7 +27,7 @@ struct SanitizedHTMLWriter: HTMLTokenSink {
     private var mathDepth = 0
     /// The entry's anchors (unprefixed), and where same-entry links' `href` values go in
     /// `output`, with the fragment each points at.
-    private var anchorNames: Set<String> = []
+    private var anchorsSeen = AnchorsSeen()
     private var entryLinks: [(offset: Int, fragment: Substring)] = []
 
     init(sanitizer: HTMLSanitizer, capacity: Int) {
@@ -71,7 +71,7 @@ struct SanitizedHTMLWriter: HTMLTokenSink {
         case .kept:
             guard open.count < Self.maximumDepth else { return }
             closeImplied(by: element)
-            guard let kept = sanitizer.keptAttributes(of: element, attributes, anchorNames: &anchorNames) else {
+            guard let kept = sanitizer.keptAttributes(of: element, attributes, anchorsSeen: &anchorsSeen) else {
                 // An image whose source was dropped still says what it showed.
                 if let alt = attributes.first(where: { $0.name == .alt })?.value.trimmingASCIIWhitespace() {
                     Markup.appendEscaped(alt, to: &output)
@@ -154,10 +154,12 @@ struct SanitizedHTMLWriter: HTMLTokenSink {
         guard let anchors = sanitizer.anchors else { return }
         var finished: [UInt8] = []
         finished.reserveCapacity(output.count + entryLinks.count * 32)
+        let prefix = anchorsSeen.prefix(for: anchors)
         var copied = 0
         for link in entryLinks {
             finished.append(contentsOf: output[copied..<link.offset])
-            let href = anchors.href(toFragment: link.fragment, defined: anchorNames.contains(String(link.fragment)))
+            let fragment = EntryAnchors.unprefixed(link.fragment, prefix: prefix)
+            let href = anchors.href(toFragment: fragment, defined: anchorsSeen.names.contains(String(fragment)), prefix: prefix)
             Markup.appendEscaped(href, to: &finished, attribute: true)
             copied = link.offset
         }
