@@ -28,13 +28,14 @@ public enum NamedEntities {
     /// begins with (`&copyright` is `©right`, `&notin` is `¬in`); `nil` when there is none.
     public static func longestMatch(in text: UnsafeBufferPointer<UInt8>) -> Match? {
         var run = 0
-        while run < text.count, run <= table.longestName, text[run].isASCIILetterOrDigit { run += 1 }
+        while run < text.count, run <= longestName, text[run].isASCIILetterOrDigit { run += 1 }
         guard run > 0 else { return nil }
         if run < text.count, text[run] == UInt8(ascii: ";") {
             let name = UnsafeBufferPointer(rebasing: text[..<run])
             if let value = xmlPredefined(name) { return Match(length: run + 1, hasSemicolon: true, first: value, second: nil) }
             if let entry = table.entry(name) { return Match(length: run + 1, hasSemicolon: true, first: entry.first, second: entry.second) }
         }
+        let table = table
         var length = min(run, table.longestLegacyName)
         while length >= 2 {
             if let entry = table.entry(UnsafeBufferPointer(rebasing: text[..<length])), entry.isLegacy {
@@ -78,6 +79,9 @@ public enum NamedEntities {
     }
 
     private static let table = Table(source)
+    /// `CounterClockwiseContourIntegral`: no name is longer (the generator's table says so,
+    /// and `Table` checks it).
+    static let longestName = 31
 
     struct Entry {
         var nameRange: Range<Int>
@@ -86,17 +90,20 @@ public enum NamedEntities {
         var isLegacy: Bool
     }
 
-    /// The names in an open-addressed table of 8,192 slots (26% full), probed in order.
-    struct Table {
+    /// The names in an open-addressed table of 8,192 slots (26% full), probed in order. A
+    /// class, so that reaching it through the static `table` copies no arrays.
+    final class Table: Sendable {
         private static let slotBits = 13
-        private(set) var nameBytes: [UInt8] = []
-        private(set) var entries: [Entry] = []
+        let nameBytes: [UInt8]
+        let entries: [Entry]
         /// Index into `entries` plus one; 0 is an empty slot.
-        private var slots = [UInt16](repeating: 0, count: 1 << slotBits)
-        private(set) var longestName = 0
-        private(set) var longestLegacyName = 0
+        private let slots: [UInt16]
+        let longestName: Int
+        let longestLegacyName: Int
 
         init(_ source: StaticString) {
+            var nameBytes: [UInt8] = [], entries: [Entry] = [], slots = [UInt16](repeating: 0, count: 1 << Self.slotBits)
+            var longestName = 0, longestLegacyName = 0
             let text = UnsafeBufferPointer(start: source.utf8Start, count: source.utf8CodeUnitCount)
             for line in text.split(separator: UInt8(ascii: "\n")) {
                 let fields = line.split(separator: UInt8(ascii: " "))
@@ -115,6 +122,12 @@ public enum NamedEntities {
                 slots[slot] = UInt16(entries.count)
             }
             precondition(entries.count * 2 < slots.count, "NamedEntityTable: the hash table stays under half full")
+            precondition(longestName <= NamedEntities.longestName, "NamedEntityTable: no name longer than NamedEntities.longestName")
+            self.nameBytes = nameBytes
+            self.entries = entries
+            self.slots = slots
+            self.longestName = longestName
+            self.longestLegacyName = longestLegacyName
         }
 
         func entry(_ name: UnsafeBufferPointer<UInt8>) -> Entry? {

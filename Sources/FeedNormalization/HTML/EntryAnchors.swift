@@ -17,16 +17,18 @@ import FeedBasics
 ///   `#fm-…-x` as well (it then goes nowhere, rather than to another page).
 struct EntryAnchors: Sendable {
     let entryID: String
-    /// The permalink without its fragment, `nil` when the entry has none (or not a web one).
-    let page: String?
+    let permalink: String?
 
+    /// Keeps the two strings only: the work is done for entries with anchors or links inside.
     init(entryID: String, permalink: String?) {
         self.entryID = entryID
-        if let permalink, URLResolver.isWebURL(permalink) {
-            page = permalink.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(permalink[..<$0]) } ?? permalink
-        } else {
-            page = nil
-        }
+        self.permalink = permalink
+    }
+
+    /// The permalink without its fragment, `nil` when the entry has none (or not a web one).
+    var page: String? {
+        guard let permalink, URLResolver.isWebURL(permalink) else { return nil }
+        return permalink.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(permalink[..<$0]) } ?? permalink
     }
 
     /// `fm-1a2b3c4d-`: made only for an entry that has anchors or links inside it (a hash per
@@ -39,7 +41,9 @@ struct EntryAnchors: Sendable {
     /// entry's page with `#x` (`resolved` is the link made absolute). `nil` for other links.
     func sameEntryFragment(raw: String, resolved: String?) -> Substring? {
         if raw.hasPrefix("#") { return raw.dropFirst() }
-        guard let page, let resolved, resolved.utf8.count > page.utf8.count, resolved.utf8.starts(with: page.utf8) else { return nil }
+        guard let resolved, resolved.utf8.contains(UInt8(ascii: "#")), let page, resolved.utf8.count > page.utf8.count,
+            resolved.utf8.starts(with: page.utf8)
+        else { return nil }
         let rest = resolved.utf8.dropFirst(page.utf8.count)
         guard rest.first == UInt8(ascii: "#") else { return nil }
         return Substring(rest.dropFirst())
@@ -53,8 +57,8 @@ struct EntryAnchors: Sendable {
 
     /// The `href` of a same-entry link to `fragment`, once the entry's anchors are all known.
     func href(toFragment fragment: Substring, defined: Bool, prefix: String) -> String {
-        if defined || page == nil { return "#" + prefix + fragment }
-        return (page ?? "") + "#" + fragment
+        guard !defined, let page else { return "#" + prefix + fragment }
+        return page + "#" + fragment
     }
 }
 
