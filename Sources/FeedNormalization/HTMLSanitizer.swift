@@ -32,6 +32,8 @@ public struct HTMLSanitizer: Sendable {
     /// The entry's prefix for its `id`s and its page, for links inside it; `nil` when the
     /// entry is not known, and then `id`s and `name`s are dropped.
     let anchors: EntryAnchors?
+    /// `anchors != nil`, asked of every link without touching the strings inside.
+    private let keepsAnchors: Bool
 
     /// - Parameters:
     ///   - baseURL: the entry's base, for relative URLs.
@@ -42,6 +44,7 @@ public struct HTMLSanitizer: Sendable {
         self.baseURL = baseURL
         base = URLResolver.Base(baseURL)
         anchors = entryID.map { EntryAnchors(entryID: $0, permalink: permalink) }
+        keepsAnchors = entryID != nil
     }
 
     /// Takes the text: when the caller hands over the only copy, the input is freed once it
@@ -99,8 +102,8 @@ public struct HTMLSanitizer: Sendable {
         kept.reserveCapacity(attributes.count)
         for attribute in attributes {
             switch attribute.name {
-            case .href where element == .a && anchors != nil:
-                guard let anchors, let href = entryLink(attribute.value, anchors: anchors) else { continue }
+            case .href where element == .a && keepsAnchors:
+                guard let href = entryLink(attribute.value) else { continue }
                 kept.append(HTMLAttribute(name: .href, value: href))
             case .href, .src, .cite, .poster:
                 guard let url = safeURL(attribute.value, allowMail: attribute.name == .href) else { continue }
@@ -127,12 +130,18 @@ public struct HTMLSanitizer: Sendable {
 
     /// An `a`'s `href` when the entry is known: `#x` (unprefixed, for the writer to finish)
     /// when it points inside the entry, the entry's page for a bare `#`, else the URL checked
-    /// as any other; `nil` when it is dropped.
-    private func entryLink(_ href: String, anchors: EntryAnchors) -> String? {
+    /// as any other; `nil` when it is dropped. A link without `#` (most) never reaches
+    /// ``anchors``.
+    private func entryLink(_ href: String) -> String? {
         let fragmentOnly = href.utf8.first(where: { $0 > 0x20 }) == UInt8(ascii: "#")
-        let resolved = fragmentOnly ? nil : safeURL(href, allowMail: true)
-        let raw = fragmentOnly ? href.trimmingASCIIWhitespace() : ""
-        guard let fragment = anchors.sameEntryFragment(raw: raw, resolved: resolved) else { return resolved }
+        if !fragmentOnly {
+            guard let resolved = safeURL(href, allowMail: true) else { return nil }
+            guard EntryAnchors.hasFragment(resolved), let fragment = anchors?.sameEntryFragment(raw: "", resolved: resolved) else {
+                return resolved
+            }
+            return fragment.isEmpty ? resolved : "#" + fragment
+        }
+        guard let anchors, let fragment = anchors.sameEntryFragment(raw: href.trimmingASCIIWhitespace(), resolved: nil) else { return nil }
         if fragment.isEmpty { return anchors.page ?? safeURL(href, allowMail: false) }
         return "#" + fragment
     }

@@ -1,4 +1,5 @@
 import FeedBasics
+import Glibc
 
 /// An entry's own anchors: the `id`s (and `name`s of `a`) its HTML defines, kept under a prefix
 /// of the entry's own, and the links that point at them.
@@ -41,12 +42,21 @@ struct EntryAnchors: Sendable {
     /// entry's page with `#x` (`resolved` is the link made absolute). `nil` for other links.
     func sameEntryFragment(raw: String, resolved: String?) -> Substring? {
         if raw.hasPrefix("#") { return raw.dropFirst() }
-        guard let resolved, resolved.utf8.contains(UInt8(ascii: "#")), let page, resolved.utf8.count > page.utf8.count,
+        guard let resolved, Self.hasFragment(resolved), let page, resolved.utf8.count > page.utf8.count,
             resolved.utf8.starts(with: page.utf8)
         else { return nil }
         let rest = resolved.utf8.dropFirst(page.utf8.count)
         guard rest.first == UInt8(ascii: "#") else { return nil }
         return Substring(rest.dropFirst())
+    }
+
+    /// Whether `url` has a `#`: asked of every link of every entry, so with `memchr` on the
+    /// string's own bytes rather than through its UTF-8 view's iterator.
+    static func hasFragment(_ url: String) -> Bool {
+        let found = url.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.baseAddress.map { memchr($0, Int32(UInt8(ascii: "#")), bytes.count) != nil } ?? false
+        }
+        return found ?? url.utf8.contains(UInt8(ascii: "#"))
     }
 
     /// An anchor's name without this entry's prefix when it has it already (HTML this
