@@ -46,7 +46,7 @@ let package = Package(
         // The system SQLite for FeedmillClient where Apple's SQLite3 module is not (Linux): its
         // own module, so the client library needs no GRDB.
         .systemLibrary(name: "CFeedmillSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "FeedBasics", dependencies: ["CCrypto", "CLibXML2"]),
+        .target(name: "FeedBasics", dependencies: ["CCrypto"]),
         .target(name: "FeedModel", dependencies: ["FeedBasics"]),
         .target(name: "FeedDates", dependencies: ["FeedBasics"]),
         .target(name: "FeedParsing", dependencies: ["FeedModel", "FeedDates", "FeedBasics", "CLibXML2"]),

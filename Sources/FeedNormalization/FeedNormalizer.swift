@@ -59,7 +59,7 @@ public enum FeedNormalizer {
         let permalink = PermalinkRule.permalink(for: entry, format: feed.format, documentBase: documentBase)
         let identity = EntryIDRule.id(for: entry, permalink: permalink)
         let entryBase = URLResolver.resolve("", bases: entry.baseChain, documentBase: documentBase) ?? documentBase
-        let sanitizer = HTMLSanitizer(baseURL: entryBase)
+        let sanitizer = HTMLSanitizer(baseURL: entryBase, permalink: permalink, entryID: identity.id)
         var summary: SafeHTML = ""
         if let body = takeRichestText(&entry) { summary = sanitizer.sanitize((consume body).withoutForbiddenCharacters()) }
         let authors = PersonRule.credited(entry, feed: feed, documentBase: documentBase)

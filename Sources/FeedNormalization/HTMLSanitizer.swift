@@ -4,16 +4,23 @@ import FeedModel
 /// Makes an entry's HTML safe for a client to display, and absolute.
 ///
 /// The fragment is read by ``HTMLTokenizer`` and written back from an allowlist, by
-/// ``SanitizedHTMLWriter``, which also closes what the input left open:
+/// ``SanitizedHTMLWriter``, which also closes what the input left open
+/// (docs/normalisation.md, "The sanitiser", says all of it with examples):
 /// - Removed with their content: `script`, `style`, `iframe`, `frame(set)`, `object`,
-///   `embed`, `applet`, `form` controls, `noscript`, `template`, `svg`, `math`, document-level
+///   `embed`, `applet`, `form` controls, `noscript`, `template`, `svg`, document-level
 ///   elements (`title`, `meta`, `link`, `base`), and comments. (`head` is unwrapped: what it
 ///   holds is removed by these rules, and an unclosed `<head>` must not swallow the entry.)
+///   An `iframe` of a YouTube or Vimeo player becomes a link to the video (``VideoEmbed``).
+/// - `math` is kept as its text (its `alttext` when it has one), never as markup.
 /// - Unknown elements are unwrapped: their text stays, their tag goes.
-/// - Attributes: only an allowlist (no `on*` event handlers, no `style`, `class` or `id`).
+/// - Attributes: only an allowlist (no `on*` event handlers, no `style` or `class`); `id`s
+///   and `a`'s `name`s are kept under the entry's prefix (``EntryAnchors``) when the
+///   sanitiser is given the entry's id.
 /// - URLs in `href`, `src`, `cite`, `poster` and `srcset` are resolved against the entry's
 ///   base; any that is not `http`/`https` (or `mailto` for links) is dropped, which removes
-///   `javascript:`, `vbscript:` and `data:` whatever their spelling.
+///   `javascript:`, `vbscript:` and `data:` whatever their spelling. An image dropped that way
+///   leaves its `alt` text. Links inside the entry (`#fn1`) go to its own anchors.
+/// - Character references: the WHATWG table (``NamedEntities``), as browsers read it.
 /// The output is deterministic: the same input always gives the same bytes.
 public struct HTMLSanitizer: Sendable {
     /// Base for relative URLs; `nil` drops relative URLs, which cannot be made absolute.
@@ -22,10 +29,22 @@ public struct HTMLSanitizer: Sendable {
     }
     /// `baseURL` taken apart once for all the entry's links.
     private var base: URLResolver.Base?
+    /// The entry's prefix for its `id`s and its page, for links inside it; `nil` when the
+    /// entry is not known, and then `id`s and `name`s are dropped.
+    let anchors: EntryAnchors?
+    /// `anchors != nil`, asked of every link without touching the strings inside.
+    private let keepsAnchors: Bool
 
-    public init(baseURL: String?) {
+    /// - Parameters:
+    ///   - baseURL: the entry's base, for relative URLs.
+    ///   - permalink: the entry's page, where links to a fragment the entry does not hold go.
+    ///   - entryID: the entry's id, from which its anchors' prefix is made; without it,
+    ///     `id` and `name` attributes are dropped.
+    public init(baseURL: String?, permalink: String? = nil, entryID: String? = nil) {
         self.baseURL = baseURL
         base = URLResolver.Base(baseURL)
+        anchors = entryID.map { EntryAnchors(entryID: $0, permalink: permalink) }
+        keepsAnchors = entryID != nil
     }
 
     /// Takes the text: when the caller hands over the only copy, the input is freed once it
@@ -74,23 +93,63 @@ public struct HTMLSanitizer: Sendable {
     }
 
     /// The attributes of a kept element as they are written: URLs resolved and checked,
-    /// unsafe ones dropped. `nil` for an `img` left without a source, which is dropped.
-    func keptAttributes(of element: HTMLElement, _ attributes: [HTMLAttribute]) -> [HTMLAttribute]? {
+    /// unsafe ones dropped, anchors prefixed (and added to `anchorsSeen`, unprefixed). A
+    /// same-entry link comes back as `href="#x"` with `x` unprefixed: the writer decides its
+    /// final form once it knows every anchor of the entry. `nil` for an `img` left without a
+    /// source, which is dropped.
+    func keptAttributes(of element: HTMLElement, _ attributes: [HTMLAttribute], anchorsSeen: inout AnchorsSeen) -> [HTMLAttribute]? {
         var kept: [HTMLAttribute] = []
         kept.reserveCapacity(attributes.count)
         for attribute in attributes {
-            if attribute.name.holdsURL {
+            switch attribute.name {
+            case .href where element == .a && keepsAnchors:
+                guard let href = entryLink(attribute.value) else { continue }
+                kept.append(HTMLAttribute(name: .href, value: href))
+            case .href, .src, .cite, .poster:
                 guard let url = safeURL(attribute.value, allowMail: attribute.name == .href) else { continue }
                 kept.append(HTMLAttribute(name: attribute.name, value: url))
-            } else if attribute.name == .srcset {
+            case .srcset:
                 guard let srcset = safeSrcset(attribute.value) else { continue }
                 kept.append(HTMLAttribute(name: .srcset, value: srcset))
-            } else {
+            case .id, .name:
+                guard let anchors, attribute.name == .id || element == .a else { continue }
+                let prefix = anchorsSeen.prefix(for: anchors)
+                let anchor = EntryAnchors.unprefixed(Substring(attribute.value.trimmingASCIIWhitespace()), prefix: prefix)
+                guard !anchor.isEmpty else { continue }
+                anchorsSeen.names.insert(String(anchor))
+                kept.append(HTMLAttribute(name: attribute.name, value: prefix + anchor))
+            case .alttext:
+                continue
+            default:
                 kept.append(attribute)
             }
         }
         if element == .img, !kept.contains(where: { $0.name == .src }) { return nil }
         return kept
+    }
+
+    /// An `a`'s `href` when the entry is known: `#x` (unprefixed, for the writer to finish)
+    /// when it points inside the entry, the entry's page for a bare `#`, else the URL checked
+    /// as any other; `nil` when it is dropped. A link without `#` (most) never reaches
+    /// ``anchors``.
+    private func entryLink(_ href: String) -> String? {
+        let fragmentOnly = href.utf8.first(where: { $0 > 0x20 }) == UInt8(ascii: "#")
+        if !fragmentOnly {
+            guard let resolved = safeURL(href, allowMail: true) else { return nil }
+            guard EntryAnchors.hasFragment(resolved), let fragment = anchors?.sameEntryFragment(raw: "", resolved: resolved) else {
+                return resolved
+            }
+            return fragment.isEmpty ? resolved : "#" + fragment
+        }
+        guard let anchors, let fragment = anchors.sameEntryFragment(raw: href.trimmingASCIIWhitespace(), resolved: nil) else { return nil }
+        if fragment.isEmpty { return anchors.page ?? safeURL(href, allowMail: false) }
+        return "#" + fragment
+    }
+
+    /// The `iframe` whose attributes these are, as a link to its video, when it plays one.
+    func videoEmbed(_ attributes: [HTMLAttribute]) -> VideoEmbed? {
+        guard let src = attributes.first(where: { $0.name == .src }), let url = safeURL(src.value, allowMail: false) else { return nil }
+        return VideoEmbed(src: url)
     }
 
     private func safeURL(_ value: String, allowMail: Bool) -> String? {

@@ -66,7 +66,7 @@ struct SummaryRuleTests {
         ("<img srcset='a.png 1x, /b.png 2x' src='a.png'>", "<img srcset=\"https://e.com/posts/a.png 1x, https://e.com/b.png 2x\" src=\"https://e.com/posts/a.png\">"),
         ("<a href='mailto:me@e.com'>m</a>", "<a href=\"mailto:me@e.com\">m</a>"),
         ("<a href='MailTo:me@e.com'>m</a>", "<a href=\"MailTo:me@e.com\">m</a>"),
-        ("<img src='mailto:me@e.com' alt='x'>", ""),
+        ("<img src='mailto:me@e.com' alt='x'>", "x"),
         ("<a href='mailt:me@e.com'>m</a>", "<a>m</a>"),
         ("<a href='#note'>n</a>", "<a href=\"https://e.com/posts/1#note\">n</a>"),
     ])

@@ -41,3 +41,11 @@ public func schema1Publication() throws -> TemporaryDirectory {
     }
     return copy
 }
+
+/// The folder of `Fixtures/reader-fields`: four feeds carrying what a reader shows (its README).
+public func readerFieldsFixtures() throws -> URL {
+    guard let url = Bundle.module.url(forResource: "reader-fields", withExtension: nil, subdirectory: "Fixtures") else {
+        throw FixtureError.missing("Fixtures/reader-fields")
+    }
+    return url
+}

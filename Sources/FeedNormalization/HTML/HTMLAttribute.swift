@@ -5,10 +5,13 @@ struct HTMLAttribute {
     var value: String
 }
 
-/// The attributes that survive sanitising: no `on*` handlers, no `style`, `class` or `id`.
+/// The attributes the sanitiser reads: no `on*` handlers, no `style` or `class`. All are kept
+/// except `id` and `name` (kept under the entry's prefix, `name` on `a` only, when the
+/// sanitiser knows the entry: ``EntryAnchors``) and `alttext` (read from `math`, never kept).
 enum HTMLAttributeName: String, CaseIterable, Sendable {
     case href, src, srcset, alt, title, width, height, colspan, rowspan, cite, datetime, lang, dir, poster, controls
     case start, reversed, abbr, scope, type, loop, muted, align, valign
+    case id, name, alttext
 
     /// Attributes holding one URL, resolved and checked before they are kept.
     var holdsURL: Bool {

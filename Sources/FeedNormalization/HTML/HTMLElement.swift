@@ -10,23 +10,31 @@ enum HTMLElement: String, CaseIterable, Sendable {
     case h1, h2, h3, h4, h5, h6, header, hr, i, img, ins, kbd, li, mark, ol, p, picture, pre, q, rp, rt, ruby, s
     case samp, section, small, source, span, strike, strong, sub, summary, sup, table, tbody, td, tfoot, th, thead
     case time, tr, tt, u, ul, `var`, video, wbr
-    // Removed with everything in them.
-    case script, style, iframe, frame, frameset, object, embed, applet, noscript, noframes, template, svg, math
+    // Removed with everything in them (an `iframe` of a known video player becomes a link:
+    // ``VideoEmbed``).
+    case script, style, iframe, frame, frameset, object, embed, applet, noscript, noframes, template, svg
     case form, input, button, select, textarea, option, title, meta, link, base
-    // Read specially by the tokenizer only.
-    case xmp, noembed, plaintext
+    // Kept as its text only (or its `alttext`), never as markup.
+    case math
+    // Read specially by the tokenizer only; `annotation`s are left out of a formula's text.
+    case xmp, noembed, plaintext, annotation
+    case annotationXML = "annotation-xml"
     case unknown
 
     enum Role {
         case kept, removedWithContent, unwrapped
+        /// Its text is written, and none of the markup inside it (``SanitizedHTMLWriter``).
+        case textOnly
     }
 
     var role: Role {
         switch self {
         case .script, .style, .iframe, .frame, .frameset, .object, .embed, .applet, .noscript, .noframes, .template,
-            .svg, .math, .form, .input, .button, .select, .textarea, .option, .title, .meta, .link, .base:
+            .svg, .form, .input, .button, .select, .textarea, .option, .title, .meta, .link, .base:
             return .removedWithContent
-        case .xmp, .noembed, .plaintext, .unknown:
+        case .math:
+            return .textOnly
+        case .xmp, .noembed, .plaintext, .annotation, .annotationXML, .unknown:
             return .unwrapped
         default:
             return .kept

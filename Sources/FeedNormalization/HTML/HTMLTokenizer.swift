@@ -256,19 +256,20 @@ struct HTMLTokenizer {
         withDecoded(range, references: decoding) { sink.text($0) }
     }
 
+    /// An attribute's value, its references decoded by the attribute rules.
     private mutating func decodedString(_ range: Range<Int>) -> String {
-        withDecoded(range, references: true) { String(decoding: $0, as: UTF8.self) }
+        withDecoded(range, references: true, inAttribute: true) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// `range` with control characters dropped and, with `references`, character references
     /// decoded: the input's own bytes when there is nothing to do, else a copy in `scratch`.
     private mutating func withDecoded<Result>(
-        _ range: Range<Int>, references: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+        _ range: Range<Int>, references: Bool, inAttribute: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) -> Result
     ) -> Result {
         guard let first = firstSpecial(in: range, decoding: references) else { return body(slice(range)) }
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: slice(range.lowerBound..<first))
-        decode(first..<range.upperBound, references: references, into: &scratch)
+        decode(first..<range.upperBound, references: references, inAttribute: inAttribute, into: &scratch)
         return scratch.withUnsafeBufferPointer(body)
     }
 
@@ -281,14 +282,17 @@ struct HTMLTokenizer {
             byteMatches: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || decoding && $0 == UInt8(ascii: "&") })
     }
 
-    private func decode(_ range: Range<Int>, references: Bool, into output: inout [UInt8]) {
+    private func decode(_ range: Range<Int>, references: Bool, inAttribute: Bool, into output: inout [UInt8]) {
         var cursor = range.lowerBound
         while cursor < range.upperBound {
             let byte = input[cursor]
             if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {
                 cursor += 1
-            } else if references, byte == UInt8(ascii: "&"), let reference = characterReference(at: cursor, before: range.upperBound) {
+            } else if references, byte == UInt8(ascii: "&"),
+                let reference = characterReference(at: cursor, before: range.upperBound, inAttribute: inAttribute)
+            {
                 if let scalar = reference.scalar { appendUTF8(scalar, to: &output) }
+                if let second = reference.second { appendUTF8(second, to: &output) }
                 cursor += reference.length
             } else {
                 output.append(byte)
@@ -298,9 +302,12 @@ struct HTMLTokenizer {
     }
 
     /// The character reference at `start` (an `&`): its scalar (`nil` for a number XML does
-    /// not allow, which is dropped) and length; `nil` when the `&` is a literal one.
-    /// Names need their `;` and must be HTML 4's (libxml2's table); numbers may omit it.
-    private func characterReference(at start: Int, before end: Int) -> (scalar: UInt32?, length: Int)? {
+    /// not allow, which is dropped), a second scalar for the few names that stand for two, and
+    /// its length; `nil` when the `&` is a literal one. Numbers may omit their `;`. Names are
+    /// the WHATWG table's (``NamedEntities``), read as browsers read them: the legacy ones
+    /// without `;` too (`&copy 2024`), except in an attribute value before `=` or a letter or
+    /// digit (`href="?a=1&copy=2"` keeps its `&copy=`).
+    private func characterReference(at start: Int, before end: Int, inAttribute: Bool) -> (scalar: UInt32?, second: UInt32?, length: Int)? {
         var cursor = start + 1
         guard cursor < end else { return nil }
         if input[cursor] == UInt8(ascii: "#") {
@@ -316,14 +323,15 @@ struct HTMLTokenizer {
             guard cursor > digitsStart else { return nil }
             if cursor < end, input[cursor] == UInt8(ascii: ";") { cursor += 1 }
             let allowed = Unicode.Scalar(value).map(XMLCharacters.isAllowed) ?? false
-            return (allowed ? value : nil, cursor - start)
+            return (allowed ? value : nil, nil, cursor - start)
         }
-        let nameStart = cursor
-        while cursor < end, cursor - nameStart < 32, input[cursor].isASCIILetterOrDigit { cursor += 1 }
-        guard cursor > nameStart, cursor < end, input[cursor] == UInt8(ascii: ";"),
-            let scalar = NamedEntities.scalar(for: slice(nameStart..<cursor))
-        else { return nil }
-        return (scalar, cursor + 1 - start)
+        guard let match = NamedEntities.longestMatch(in: slice(cursor..<end)) else { return nil }
+        let next = cursor + match.length
+        if inAttribute, !match.hasSemicolon, next < end, input[next] == UInt8(ascii: "=") || input[next].isASCIILetterOrDigit {
+            return nil
+        }
+        let allowed = Unicode.Scalar(match.first).map(XMLCharacters.isAllowed) ?? false
+        return (allowed ? match.first : nil, match.second, match.length + 1)
     }
 
     private func digitValue(_ byte: UInt8, hex: Bool) -> UInt32? {
