@@ -44,6 +44,9 @@ struct SanitizerSoupTests {
         ("a&#0;b&#1;c&#xD800;d&#x110000;e", "abcde"),
         ("&bogus; &amp &AMP; fish&chips", "&amp;bogus; &amp; &amp; fish&amp;chips"),
         ("&lt;script&gt;", "&lt;script&gt;"),
+        // 0x80-0x9F as browsers read them: windows-1252's characters, five numbers kept as written.
+        ("1999&#150;2024 &#147;quoted&#148; &#x80;5 &#153;&#x9f;", "1999\u{2013}2024 \u{201C}quoted\u{201D} \u{20AC}5 \u{2122}\u{0178}"),
+        ("&#129;&#141;", "\u{81}\u{8D}"),
     ])
     func references(input: String, expected: String) {
         #expect(sanitizer.sanitize(html: input) == expected)

@@ -322,6 +322,9 @@ struct HTMLTokenizer {
             }
             guard cursor > digitsStart else { return nil }
             if cursor < end, input[cursor] == UInt8(ascii: ";") { cursor += 1 }
+            // `&#150;` is what windows-1252 text converted by hand gives; browsers read 0x80-0x9F
+            // as that code page's characters (HTML's numeric character reference end state).
+            if value >= 0x80, value <= 0x9F, let mapped = Self.windows1252C1[Int(value - 0x80)] { value = mapped }
             let allowed = Unicode.Scalar(value).map(XMLCharacters.isAllowed) ?? false
             return (allowed ? value : nil, nil, cursor - start)
         }
@@ -333,6 +336,13 @@ struct HTMLTokenizer {
         let allowed = Unicode.Scalar(match.first).map(XMLCharacters.isAllowed) ?? false
         return (allowed ? match.first : nil, match.second, match.length + 1)
     }
+
+    /// The HTML standard's replacements for numeric references 0x80-0x9F (windows-1252's
+    /// characters); `nil` where it keeps the number (0x81, 0x8D, 0x8F, 0x90, 0x9D).
+    private static let windows1252C1: [UInt32?] = [
+        0x20AC, nil, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, nil, 0x017D, nil,
+        nil, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, nil, 0x017E, 0x0178,
+    ]
 
     private func digitValue(_ byte: UInt8, hex: Bool) -> UInt32? {
         if byte.isASCIIDigit { return UInt32(byte - UInt8(ascii: "0")) }
