@@ -43,10 +43,12 @@ struct StoredEntry {
         if entry.image != nil || enclosuresJSON != nil || categoriesJSON != nil || authorsJSON != nil {
             hasher.update(Self.separator)
             hasher.update(entry.image ?? "")
-            for field in [enclosuresJSON, categoriesJSON, authorsJSON] {
-                hasher.update(Self.separator)
-                hasher.update(field ?? [])
-            }
+            hasher.update(Self.separator)
+            hasher.update(enclosuresJSON ?? [])
+            hasher.update(Self.separator)
+            hasher.update(categoriesJSON ?? [])
+            hasher.update(Self.separator)
+            hasher.update(authorsJSON ?? [])
         }
         contentHash = SHA256.hex(hasher.finalize())
     }

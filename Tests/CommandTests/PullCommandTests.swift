@@ -25,6 +25,9 @@ struct PullCommandTests {
         let farm = try ChangingFeeds()
         let everything = try TemporaryDirectory(), some = try TemporaryDirectory()
         var ledger = Ledger()
+        // Every manifest and delta of the run, checked at the end against the shipped schemas and
+        // the contract's digest (Scripts/validate-contract, Scripts/content-digest).
+        let contract = try ContractArchive()
 
         // The publication as the code before issue 40 wrote it (no format, no digests).
         for client in [Client(folder: everything.url.path, follows: nil), Client(folder: some.url.path, follows: [2, 5])] {
@@ -77,6 +80,7 @@ struct PullCommandTests {
             let published = try publish.runCapturing(["--data-dir", data, "--out", out, "--now", "\(now)", "--quiet"])
             #expect(published.status == 0, "\(published.stderr)")
             let manifest = try Self.manifest(out)
+            try contract.keep(publication: out, label: "generation \(generation)")
 
             for client in [Client(folder: everything.url.path, follows: nil), Client(folder: some.url.path, follows: [2, 5])] {
                 if generation == killAt && client.follows == nil {
@@ -98,6 +102,8 @@ struct PullCommandTests {
             previous = manifest
         }
         #expect(ledger.deltaFiles > 0 && ledger.removed > 0)
+        let problems = try contract.problems()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         print(
             "rss-pull over 13 publications (2 clients): \(ledger.deltaBytes) bytes in \(ledger.deltaFiles) deltas, "
                 + "\(ledger.fullBytes) bytes in \(ledger.fullFiles) whole files (\(ledger.deltaBytes + ledger.fullBytes) in all); "

@@ -44,6 +44,10 @@ struct ReaderFieldsEndToEndTests {
         let published = try publish.runCapturing(["--data-dir", data, "--out", out, "--now", "1800000000"])
         #expect(published.status == 0, "\(published.stdout)\(published.stderr)")
         let manifest = try PublishHarnessReader.manifest(out)
+        let contract = try ContractArchive()
+        try contract.keep(publication: out, label: "reader fields")
+        let problems = try contract.problems()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         let file = { (id: Int64) in out + "/" + (manifest.feeds.first { $0.feedID == id }?.file ?? "missing") }
         let readerColumns = "SELECT id, author, image_url, enclosures_json, categories_json, authors_json FROM items ORDER BY id"
 
