@@ -74,3 +74,62 @@ struct HostileFolderTests {
         try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(to: url, options: .atomic)
     }
 }
+
+extension HostileFolderTests {
+    /// A followed feed still published under another name is refused, but it has not left the
+    /// publication: its file stays.
+    @Test func aFeedPublishedUnderAnotherNameKeepsItsFile() async throws {
+        let fixture = try ClientFixture()
+        try fixture.publish()
+        _ = try await fixture.sync()
+        let feed2 = try IndependentDigest.of(fixture.path("feed_2.sqlite"), catalog: false)
+        let url = URL(fileURLWithPath: fixture.publisher.outPath + "/manifest.json")
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var feeds = manifest["feeds"] as? [[String: Any]] ?? []
+        for index in feeds.indices where (feeds[index]["feedid"] as? NSNumber)?.int64Value == 2 { feeds[index]["name"] = "feed_2b.sqlite" }
+        manifest["feeds"] = feeds
+        manifest["generation"] = ((manifest["generation"] as? NSNumber)?.intValue ?? 0) + 1
+        try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(to: url, options: .atomic)
+        let report = try await fixture.sync()
+        #expect(report.removed.isEmpty)
+        #expect(report.problems.map(\.error) == [.misnamed(name: "feed_2b.sqlite", expected: "feed_2.sqlite")])
+        #expect(try IndependentDigest.of(fixture.path("feed_2.sqlite"), catalog: false) == feed2)
+    }
+}
+
+import FeedBasics
+
+extension HostileFolderTests {
+    /// The contract applies a delta's `deletes` before its `upserts`: a delta naming an id in
+    /// both (which the publisher never writes, a hand-made one may) leaves the row upserted.
+    @Test func aDeltaDeletesBeforeItUpsertsAsTheContractSays() async throws {
+        let fixture = try ClientFixture()
+        try fixture.publish()
+        _ = try await fixture.sync()
+        try fixture.addEntries(3, ["f3-new"])
+        let published = try fixture.publish()
+        let deltaName = try #require(published.feeds.first { $0.feedID == 3 }?.deltas.first?.file)
+        let deltaURL = URL(fileURLWithPath: fixture.publisher.outPath + "/" + deltaName)
+        var delta = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: deltaURL)) as? [String: Any])
+        delta["deletes"] = ["f3-new"]
+        let bytes = try JSONSerialization.data(withJSONObject: delta, options: [.sortedKeys])
+        try bytes.write(to: deltaURL)
+        let url = URL(fileURLWithPath: fixture.publisher.outPath + "/manifest.json")
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var feeds = manifest["feeds"] as? [[String: Any]] ?? []
+        for index in feeds.indices where (feeds[index]["feedid"] as? NSNumber)?.int64Value == 3 {
+            var deltas = feeds[index]["deltas"] as? [[String: Any]] ?? []
+            for step in deltas.indices where deltas[step]["file"] as? String == deltaName {
+                deltas[step]["sha256"] = SHA256.hexDigest([UInt8](bytes))
+                deltas[step]["size"] = bytes.count
+            }
+            feeds[index]["deltas"] = deltas
+        }
+        manifest["feeds"] = feeds
+        try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(to: url, options: .atomic)
+        let report = try await fixture.sync()
+        #expect(report.deltaFallbacks.isEmpty)
+        #expect(report.deltaDownloads == ["feed_3.sqlite"])
+        #expect(report.problems.isEmpty)
+    }
+}
