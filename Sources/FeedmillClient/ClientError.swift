@@ -15,6 +15,10 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedSchema(file: String, schemaVersion: Int, known: ClosedRange<Int>)
     /// A name in the manifest that is not a plain file name (no folders, no hidden files).
     case unsafeName(String)
+    /// A name in the manifest other than the one the contract gives that database
+    /// (`all_feeds.sqlite`, `feed_<feedid>.sqlite`): an app opens a feed's file by that name,
+    /// so another would put one feed's items where the app reads another's.
+    case misnamed(name: String, expected: String)
     /// The downloaded bytes are not the published file (cut short, changed on the way).
     case sizeMismatch(file: String, expected: Int, received: Int)
     case sha256Mismatch(file: String, expected: String, received: String)
@@ -42,6 +46,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedSchema(let file, let schemaVersion, let known):
             "\(file) has schema version \(schemaVersion); this client reads \(known.lowerBound)...\(known.upperBound): the local copy is kept"
         case .unsafeName(let name): "the manifest names \"\(name)\", which is not a plain file name: not downloaded"
+        case .misnamed(let name, let expected): "the manifest names \"\(name)\" where the contract names \"\(expected)\": not downloaded"
         case .sizeMismatch(let file, let expected, let received):
             "\(file): received \(received) bytes, the manifest says \(expected) (cut short or changed): not used"
         case .sha256Mismatch(let file, let expected, let received):

@@ -45,7 +45,13 @@ final class LocalFolder {
 
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
-    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
+    /// Whether anything is at `name`, a symbolic link too, even one pointing nowhere
+    /// (`fileExists` follows links, and a rename over a dangling link would replace someone
+    /// else's link).
+    func exists(_ name: String) -> Bool {
+        var info = stat()
+        return lstat(path(name), &info) == 0
+    }
 
     /// Size and modification time (nanoseconds since 1970), to notice a file changed by someone else.
     func stamp(_ name: String) -> (size: Int, modified: Int64)? {

@@ -64,11 +64,12 @@ struct DeltaDocument: Decodable {
         let quoted = columns.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
         try connection.execute("BEGIN IMMEDIATE")
         do throws(ClientError) {
+            // Deletes first, then upserts, as the contract (and the delta schema) says.
+            let delete = try connection.prepare("DELETE FROM items WHERE id = ?")
+            for id in deletes { try delete.run([.text(Array(id.utf8))]) }
             let insert = try connection.prepare(
                 "INSERT OR REPLACE INTO items (\(quoted.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))")
             for row in upserts { try insert.run(row.map(\.sqlite)) }
-            let delete = try connection.prepare("DELETE FROM items WHERE id = ?")
-            for id in deletes { try delete.run([.text(Array(id.utf8))]) }
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")

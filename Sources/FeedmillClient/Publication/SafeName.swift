@@ -10,4 +10,8 @@ enum SafeName {
                 || byte == UInt8(ascii: ".")
         }
     }
+
+    /// The stable names of the client contract: the only ones the client writes databases under.
+    static let catalog = "all_feeds.sqlite"
+    static func feed(_ feedID: Int64) -> String { "feed_\(feedID).sqlite" }
 }

@@ -16,6 +16,10 @@ extension SyncSession {
         let name = published.name
         guard SafeName.isPlain(name), name != ClientState.fileName else { throw .unsafeName(name) }
         guard SafeName.isPlain(published.file) else { throw .unsafeName(published.file) }
+        // The name is the one an app opens for this database: bound to the feedid, so that no
+        // manifest can make the client put one feed's items where the app reads another's.
+        let expected = kind == .catalog ? SafeName.catalog : published.feedID.map(SafeName.feed) ?? ""
+        guard name == expected else { throw .misnamed(name: name, expected: expected) }
         let known = kind == .catalog ? PublicationSync.knownCatalogSchemaVersions : PublicationSync.knownFeedSchemaVersions
         guard known.contains(published.schemaVersion) else {
             throw .unsupportedSchema(file: published.file, schemaVersion: published.schemaVersion, known: known)

@@ -45,6 +45,9 @@ final class SyncSession {
             await sync(catalog, kind: .catalog)
         }
         let followed = manifest.feeds.filter { $0.feedID.map(configuration.feeds.includes) ?? false }
+        // A followed feed still published keeps the file under its own name, even when its
+        // entry is refused (named otherwise): removal is for feeds that left.
+        var kept = Set(followed.compactMap { $0.feedID.map(SafeName.feed) })
         for feed in followed {
             guard names.insert(feed.name).inserted else {
                 report.problems.append(SyncProblem(file: feed.name, error: .unsafeName(feed.name + " (named twice in the manifest)")))
@@ -52,7 +55,8 @@ final class SyncSession {
             }
             await sync(feed, kind: .feed)
         }
-        removeFeeds(keeping: names)
+        kept.formUnion(names)
+        removeFeeds(keeping: kept)
         report.notPublished = notPublished(manifest, catalog: manifest.catalog?.name)
 
         let changed = !report.fullDownloads.isEmpty || !report.deltaDownloads.isEmpty || !report.removed.isEmpty
