@@ -19,21 +19,56 @@ public struct FileError: Error, Equatable, CustomStringConvertible, Sendable {
 
 /// fsync and rename: the two steps that make "write elsewhere, then swap in" survive a crash.
 /// Every file Feedmill replaces (snapshots, manifests, metrics, recordings) goes through here.
+///
+/// A writer of many files that nobody reads before one last file names them (a publication's
+/// versioned snapshots and deltas, named by its manifest) need not pay one disk flush per
+/// file: it writes them with ``Flushing/later`` and makes them durable together with one
+/// ``syncFileSystem(holding:)`` before it writes that last file the usual way.
 public enum DurableFiles {
+    /// When a written file is made to survive a power cut.
+    public enum Flushing: Sendable {
+        /// Before the call returns: the file and its directory entry are flushed.
+        case now
+        /// Not by this call: the caller flushes the file system (``syncFileSystem(holding:)``)
+        /// before anything durable names the file. Until then a power cut may lose it, or
+        /// leave it empty; a kill does not (the kernel keeps what was written).
+        case later
+    }
+
     public static func sync(_ path: String) throws(FileError) {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw FileError(path: path, message: "cannot open to sync: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
+        FlushCount.record()
         guard fsync(descriptor) == 0 else { throw FileError(path: path, message: "fsync failed: \(String(cString: strerror(errno)))") }
     }
 
-    /// Atomically replaces `destination` with `source`, then syncs the directory so the new
-    /// name survives a power cut.
-    public static func rename(_ source: String, to destination: String) throws(FileError) {
+    /// Atomically replaces `destination` with `source`, then (with ``Flushing/now``) syncs the
+    /// directory so the new name survives a power cut.
+    public static func rename(_ source: String, to destination: String, flushing: Flushing = .now) throws(FileError) {
         guard Glibc.rename(source, destination) == 0 else {
             throw FileError(path: destination, message: "rename failed: \(String(cString: strerror(errno)))")
         }
-        try sync((destination as NSString).deletingLastPathComponent)
+        if flushing == .now { try sync((destination as NSString).deletingLastPathComponent) }
+    }
+
+    /// Flushes everything written on the file system that holds `path` (its data, new names
+    /// and removals, whoever wrote them) with one `syncfs(2)`: one journal commit and one disk
+    /// cache flush for any number of files, where an `fsync` per file pays one each. Since
+    /// Linux 5.8 it reports a write-back error of any file there since the last call, so a
+    /// file that did not reach the disk fails it. Where `syncfs` is missing, `sync(2)`.
+    public static func syncFileSystem(holding path: String) throws(FileError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError(path: path, message: "cannot open to sync: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        FlushCount.record()
+        guard let syncfs = FileSystemSync.syncfs else {
+            Glibc.sync()
+            return
+        }
+        guard syncfs(descriptor) == 0 else {
+            throw FileError(path: path, message: "syncfs failed: \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Gives the written file `source` the name `destination` only if no file has that name:
@@ -57,8 +92,9 @@ public enum DurableFiles {
     /// Writes bytes under a temporary name, syncs, and renames over `path`. The temporary is
     /// created afresh (`O_EXCL | O_NOFOLLOW`, after removing whatever had that name), so a
     /// link planted there is replaced, never written through. Writers in one process that may
-    /// write the same path at once pass a `temporary` name of their own.
-    public static func write(_ bytes: [UInt8], to path: String, temporary: String? = nil) throws(FileError) {
+    /// write the same path at once pass a `temporary` name of their own. With
+    /// ``Flushing/later`` neither the file nor its directory is flushed here.
+    public static func write(_ bytes: [UInt8], to path: String, temporary: String? = nil, flushing: Flushing = .now) throws(FileError) {
         let temporary = temporary ?? path + ".tmp-\(getpid())"
         unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -74,8 +110,16 @@ public enum DurableFiles {
                 }
                 written += count
             }
-            guard fsync(descriptor) == 0, close(descriptor) == 0 else { throw failure(temporary, "fsync failed") }
-            try rename(temporary, to: path)
+            if flushing == .now {
+                FlushCount.record()
+                guard fsync(descriptor) == 0 else {
+                    let error = failure(temporary, "fsync failed")
+                    close(descriptor)
+                    throw error
+                }
+            }
+            guard close(descriptor) == 0 else { throw failure(temporary, "close failed") }
+            try rename(temporary, to: path, flushing: flushing)
         } catch {
             // The temporary is this call's own: a full disk must not keep it, and keep itself full.
             unlink(temporary)

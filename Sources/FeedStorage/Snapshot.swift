@@ -31,7 +31,7 @@ public struct SnapshotItem: Sendable, Equatable {
 
 /// Clean, compact, deterministic copies of the databases for clients.
 ///
-/// Built row by row into a new file (fixed page size, rows in key order, rollback journal)
+/// Built row by row into a new file (fixed page size, rows in key order, the rollback-journal format rather than WAL)
 /// rather than with `VACUUM INTO`, so the bytes depend only on the data: the same data gives
 /// the same SHA-256, which is what lets CI compare regenerated fixtures. The source is read
 /// in one read transaction, so a concurrent `rss-update` never shows half a feed.
@@ -75,8 +75,11 @@ public enum Snapshot {
     /// Writes the client copy of a feed database to `destination` (replacing it). A value of
     /// the wrong type in any client column (written by hand: Feedmill never writes one) is
     /// refused (``StorageError/Kind/wrongValues``), never handed to clients: the feed keeps
-    /// its last good snapshot until `rss-update --feed` repairs it.
-    public static func writeFeed(from source: String, to destination: String) throws(StorageError) -> SnapshotFile {
+    /// its last good snapshot until `rss-update --feed` repairs it. `flushing` as in
+    /// ``DurableFiles/Flushing``: a publication flushes its snapshots together.
+    public static func writeFeed(
+        from source: String, to destination: String, flushing: DurableFiles.Flushing = .now
+    ) throws(StorageError) -> SnapshotFile {
         let rows = try StorageError.wrap(source, "reading items") {
             let queue = try DatabaseQueue(path: source, configuration: readOnly)
             return try queue.read { db in
@@ -94,7 +97,7 @@ public enum Snapshot {
                 return rows
             }
         }
-        return try write(destination, schema: [itemsTable], version: feedSchemaVersion) { db in
+        return try write(destination, schema: [itemsTable], version: feedSchemaVersion, flushing: flushing) { db in
             let placeholders = Array(repeating: "?", count: itemColumns.count).joined(separator: ", ")
             let statement = try db.makeStatement(sql: "INSERT INTO items (\(itemColumns.joined(separator: ", "))) VALUES (\(placeholders))")
             for row in rows {
@@ -142,8 +145,10 @@ public enum Snapshot {
     /// are written as the client tables' types say: a value of another type (written by hand;
     /// the next `rss-update` repairs it in the catalog, see ``CatalogValues``) is published as
     /// NULL, a row whose feedid is not an integer is left out, and each is named in
-    /// ``SnapshotFile/problems`` for the publisher to report.
-    public static func writeCatalog(from source: String, to destination: String) throws(StorageError) -> SnapshotFile {
+    /// ``SnapshotFile/problems`` for the publisher to report. `flushing` as for ``writeFeed(from:to:flushing:)``.
+    public static func writeCatalog(
+        from source: String, to destination: String, flushing: DurableFiles.Flushing = .now
+    ) throws(StorageError) -> SnapshotFile {
         let (tables, problems) = try StorageError.wrap(source, "reading the catalog") {
             let queue = try DatabaseQueue(path: source, configuration: readOnly)
             return try queue.read { db in
@@ -155,7 +160,7 @@ public enum Snapshot {
                 return (tables, problems)
             }
         }
-        var file = try write(destination, schema: catalogTables, version: catalogSchemaVersion) { db in
+        var file = try write(destination, schema: catalogTables, version: catalogSchemaVersion, flushing: flushing) { db in
             for (table, rows) in zip(catalogClientTables, tables) {
                 let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
                 let statement = try db.makeStatement(sql: "INSERT INTO \(table.name) VALUES (\(placeholders))")
@@ -242,10 +247,18 @@ public enum Snapshot {
     }
 
     /// A fresh file at a temporary name, the schema, the rows in one transaction; then synced
-    /// and renamed over `destination`, so nobody ever sees a partial file. The content digest
-    /// is computed from the rows as written, read back in the same transaction.
+    /// (unless `flushing` is ``DurableFiles/Flushing/later``) and renamed over `destination`,
+    /// so nobody ever sees a partial file. The content digest is computed from the rows as
+    /// written, read back in the same transaction.
+    ///
+    /// SQLite neither flushes nor keeps a journal file here (`synchronous = OFF`,
+    /// `journal_mode = MEMORY`): the temporary is nobody's until it is renamed, a write cut
+    /// short is removed (by this call, or as a stale temporary by the next publication), and
+    /// the one flush that matters is made once the file is whole, by the caller's choice. Its own
+    /// flushes (journal, database, directory) were paid once per file. The bytes written are
+    /// the same either way (the file's header records neither setting).
     private static func write(
-        _ destination: String, schema: [String], version: Int, fill: (Database) throws -> Int
+        _ destination: String, schema: [String], version: Int, flushing: DurableFiles.Flushing, fill: (Database) throws -> Int
     ) throws(StorageError) -> SnapshotFile {
         let temporary = destination + ".tmp-\(getpid())"
         try? FileManager.default.removeItem(atPath: temporary)
@@ -261,6 +274,8 @@ public enum Snapshot {
         let (count, contentDigest) = try StorageError.wrap(temporary, "writing snapshot") { () -> (Int, String) in
             let queue = try DatabaseQueue(path: temporary)
             let written = try queue.writeWithoutTransaction { db -> (Int, String) in
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+                try db.execute(sql: "PRAGMA journal_mode = MEMORY")
                 try db.execute(sql: "PRAGMA page_size = 4096")
                 try db.execute(sql: "PRAGMA user_version = \(version)")
                 var written = (0, "")
@@ -279,8 +294,8 @@ public enum Snapshot {
             throw StorageError(path: temporary, message: "snapshot vanished before it was published")
         }
         try StorageError.files { () throws(FileError) in
-            try DurableFiles.sync(temporary)
-            try DurableFiles.rename(temporary, to: destination)
+            if flushing == .now { try DurableFiles.sync(temporary) }
+            try DurableFiles.rename(temporary, to: destination, flushing: flushing)
         }
         written = true
         return SnapshotFile(
