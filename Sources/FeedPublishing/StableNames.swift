@@ -29,7 +29,9 @@ enum StableNames {
     }
 
     /// Points every stable name at its current snapshot and removes the names of feeds no
-    /// longer published. Returns how many names changed.
+    /// longer published, then makes the changes durable together (one flush, not one per
+    /// name: a power cut before it leaves a name at its previous snapshot, whole, and the next
+    /// run brings it up to date). Returns how many names changed.
     static func sync(_ manifest: Manifest, in target: any PublicationTarget) throws(PublishError) -> Int {
         var changed = 0
         let targets = manifest.feeds.map { ($0.name, $0.file) } + (manifest.catalog.map { [($0.name, $0.file)] } ?? [])
@@ -38,6 +40,7 @@ enum StableNames {
         for name in manifest.stableFiles ?? [] where !current.contains(name) {
             if target.delete(name) { changed += 1 }
         }
+        if changed > 0 { try target.makeDurable() }
         return changed
     }
 }

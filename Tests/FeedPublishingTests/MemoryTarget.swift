@@ -15,6 +15,8 @@ final class MemoryTarget: PublicationTarget {
     enum Event: Equatable {
         case put(String)
         case delete(String)
+        /// ``makeDurable()``: every put before it is durable.
+        case madeDurable
     }
 
     private struct State {
@@ -102,6 +104,10 @@ final class MemoryTarget: PublicationTarget {
 
     func putManifest(_ bytes: [UInt8], as name: String) throws(PublishError) {
         try put(bytes, as: name)
+    }
+
+    func makeDurable() throws(PublishError) {
+        state.withLock { $0.events.append(.madeDurable) }
     }
 
     func alias(_ name: String, to file: String) throws(PublishError) -> Bool {

@@ -17,7 +17,9 @@ extension PublishRun {
         let version = try nextVersion(after: previous?.version, floor: publication.start.versionFloors[.catalog], of: .catalog)
         let file = PublishedName.catalogVersion(version).fileName
         let name = PublishedName.catalog.fileName
-        let snapshot = try target.put(file) { path throws(StorageError) in try Snapshot.writeCatalog(from: catalog.readLocation, to: path) }
+        let snapshot = try target.put(file) { path throws(StorageError) in 
+            try Snapshot.writeCatalog(from: catalog.readLocation, to: path, flushing: .later)
+        }
         publication.written.add(file)
         publication.report.filesWritten += 1
         publication.report.bytesWritten += snapshot.size

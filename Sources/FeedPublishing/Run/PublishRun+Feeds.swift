@@ -72,7 +72,7 @@ extension PublishRun {
         let written = publication.written
         let mark = written.mark()
         do throws(PublishError) {
-            let snapshot = try target.put(file) { path throws(StorageError) in try Snapshot.writeFeed(from: source, to: path) }
+            let snapshot = try target.put(file) { path throws(StorageError) in try Snapshot.writeFeed(from: source, to: path, flushing: .later) }
             written.add(file)
             // Earlier versions still there, newest first, each with a delta to this one.
             var history: [PublishedVersion] = []

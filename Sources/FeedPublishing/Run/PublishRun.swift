@@ -6,7 +6,10 @@ import Foundation
 /// The publish step: client copies of the catalog and of each feed database, deltas, the
 /// aggregated Atom feed and page, and the manifest last. Readers see the previous
 /// publication or this one, never a mix: files are new names put in whole; the manifest is
-/// put last; files of the previous publication are removed only by the next one. A
+/// put last; files of the previous publication are removed only by the next one. Durability
+/// is paid once per publication, not per file: the files are written without a flush each,
+/// made durable together (``PublicationTarget/makeDurable()``), and only then is the manifest
+/// put, so that a power cut never leaves a manifest naming a file that is not whole. A
 /// publication that fails (a full disk, no inodes left) removes the files it wrote before it
 /// stops, so that its leftovers cannot keep the disk full.
 ///
@@ -95,6 +98,8 @@ public struct PublishRun: Sendable {
         let stable = Set(StableNames.names(of: publication.next)).union((previous.stableFiles ?? []).filter { target.serves($0) })
         publication.next.stableFiles = stable.sorted()
         let bytes = try store.encoded(publication.next)
+        // Every file the manifest names is durable before the manifest is.
+        try target.makeDurable()
         try store.writeManifest(bytes)
         publication.written.keepAll()
         if let problem = store.writeRecord(bytes) { publication.report.warnings.append(problem) }

@@ -8,8 +8,12 @@ import Glibc
 
 /// A publish directory on a local file system, served by any static web server.
 ///
-/// Files are written under a temporary name, synced and renamed (``DurableFiles``); stable
-/// names are hard links to the versioned snapshot, swapped in with one `rename`; only regular
+/// Files are written under a temporary name and renamed (``DurableFiles``). Versioned
+/// snapshots and deltas, which nobody reads before the manifest names them, are not flushed
+/// one by one: ``makeDurable()`` flushes the whole file system once (`syncfs`), before the
+/// manifest, which is then synced, renamed, and its directory synced; pages and the record,
+/// which readers get at once, are synced each. Stable names are hard links to the versioned
+/// snapshot, swapped in with one `rename` and flushed together afterwards; only regular
 /// files are removed, with `unlink`, which removes a link itself and never its target; the
 /// lock is an `flock` on the directory itself, so publishing writes no lock file to serve.
 public struct DirectoryTarget: PublicationTarget {
@@ -74,7 +78,14 @@ public struct DirectoryTarget: PublicationTarget {
     }
 
     public func put(_ bytes: [UInt8], as name: String) throws(PublishError) {
-        try rethrowing(try DurableFiles.write(bytes, to: path(of: name)), as: { PublishError.storage(StorageError($0)) })
+        let flushing: DurableFiles.Flushing = PublishedName(fileName: name)?.version == nil ? .now : .later
+        try rethrowing(try DurableFiles.write(bytes, to: path(of: name), flushing: flushing), as: { PublishError.storage(StorageError($0)) })
+    }
+
+    /// One `syncfs` of the file system the directory is on: the files written since the
+    /// last flush, their names and removals, whatever their number.
+    public func makeDurable() throws(PublishError) {
+        try rethrowing(try DurableFiles.syncFileSystem(holding: path), as: { PublishError.storage(StorageError($0)) })
     }
 
     public func put<Made>(_ name: String, writtenBy write: (_ path: String) throws(StorageError) -> Made) throws(PublishError) -> Made {
@@ -87,7 +98,9 @@ public struct DirectoryTarget: PublicationTarget {
         try put(bytes, as: name)
     }
 
-    /// A hard link, or on a file system without them a copy, written in full, synced and renamed.
+    /// A hard link, renamed into place and flushed by the next ``makeDurable()`` (its bytes
+    /// are a snapshot's, already durable: a power cut before then leaves the old link, whole),
+    /// or on a file system without them a copy, written in full, synced and renamed.
     public func alias(_ name: String, to file: String) throws(PublishError) -> Bool {
         let link = path(of: name)
         let target = path(of: file)
@@ -105,7 +118,7 @@ public struct DirectoryTarget: PublicationTarget {
         let temporary = link + ".tmp-\(getpid())"
         unlink(temporary)
         if Glibc.link(target, temporary) == 0 {
-            try DurableFiles.rename(temporary, to: link)
+            try DurableFiles.rename(temporary, to: link, flushing: .later)
         } else {
             guard let bytes = FileManager.default.contents(atPath: target) else {
                 throw FileError(path: target, message: "cannot read to publish as \(name)")
