@@ -1,0 +1,69 @@
+import FeedBasics
+import FeedModel
+import FeedPublishing
+@testable import FeedStorage
+import Foundation
+import PipelineTestSupport
+import TestSupport
+import Testing
+
+/// Durability is paid once per publication (files written unflushed, made durable together,
+/// then the manifest): a `kill -9` at any point still leaves the previous publication or the
+/// new one, whole, and the next run completes it.
+@Suite("rss-publish killed at random points", .serialized)
+struct PublishInterruptionTests {
+    /// Problems of the publication in `directory`: a manifest that cannot be read, or a file
+    /// it names (snapshot, earlier version, delta, catalog) missing or not the bytes it says.
+    private func problems(in directory: String) -> [String] {
+        guard let data = FileManager.default.contents(atPath: directory + "/manifest.json"),
+            let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+        else { return ["unreadable manifest"] }
+        var named = manifest.feeds.flatMap { feed in
+            [(feed.file, feed.sha256)] + feed.history.map { ($0.file, $0.sha256) } + feed.deltas.map { ($0.file, $0.sha256) }
+        }
+        if let catalog = manifest.catalog { named.append((catalog.file, catalog.sha256)) }
+        return named.compactMap { file, digest in sha256(ofFile: directory + "/" + file) == digest ? nil : "\(file) missing or mismatched" }
+    }
+
+    @Test func aPublicationKilledAnywhereLeavesAWholePublicationAndTheNextRunCompletesIt() throws {
+        let run = try BinaryRun(feeds: 30, items: 3)
+        #expect(try run.createAll().status == 0)
+        // How long a whole publication takes here: the kills fall anywhere within it.
+        let started = ContinuousClock.now
+        #expect(try run.publishAll().status == 0)
+        let whole = max(0.05, (ContinuousClock.now - started) / .seconds(1))
+        var generator = SeededGenerator.announced()
+        var killed = 0
+        var generation = try PublishHarnessReader.manifest(run.out).generation
+        for round in 1...8 {
+            // Every feed changes, so each publication writes 30 snapshots and 30 deltas or more.
+            for feed in 1...30 {
+                try FeedDatabase(path: run.data + "/feed_\(feed).sqlite").upsert([entry("kill-\(round)-\(feed)")], now: 5_000 + Int64(round))
+            }
+            let process = try run.publish.start(["--data-dir", run.data, "--out", run.out])
+            Thread.sleep(forTimeInterval: Double.random(in: 0...whole, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { killed += 1 }
+            #expect(problems(in: run.out).isEmpty, "round \(round): \(problems(in: run.out))")
+            let now = try PublishHarnessReader.manifest(run.out).generation
+            #expect(now == generation || now == generation + 1, "round \(round): the previous publication or the next, generation \(now)")
+            generation = now
+        }
+        #expect(killed >= 4, "most rounds were really interrupted (\(killed) of 8)")
+        for feed in 1...30 {
+            try FeedDatabase(path: run.data + "/feed_\(feed).sqlite").upsert([entry("final-\(feed)")], now: 6_000)
+        }
+        let last = try run.publishAll()
+        #expect(last.status == 0, "\(last.stderr)")
+        #expect(problems(in: run.out).isEmpty, "\(problems(in: run.out))")
+        let manifest = try PublishHarnessReader.manifest(run.out)
+        #expect(manifest.feeds.count == 30)
+        for feed in manifest.feeds {
+            #expect(sha256(ofFile: run.out + "/" + feed.name) == feed.sha256, "\(feed.name) serves its current snapshot")
+            #expect(try sqlite(run.out + "/" + feed.file, "SELECT COUNT(*) FROM items WHERE id LIKE 'final-%'") == [["1"]])
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: run.out).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty, "the killed runs' temporaries are gone: \(leftovers)")
+    }
+}
