@@ -1,7 +1,9 @@
 // Publish benchmark for `Scripts/bench/run publish`: builds a data directory of FEEDS feeds with
 // ITEMS entries each (straight through FeedStorage), publishes it once, changes CHANGED% of
 // the feeds, then publishes incrementally and, into a second directory, in full. Prints:
-//   mode=incremental seconds=S files=N bytes=B feeds_written=W
+//   mode=incremental seconds=S cpu=C files=N bytes=B feeds_written=W
+// seconds is the publication's wall clock, cpu its user + system CPU time (getrusage around the
+// call): their ratio says whether publishing waits on the disk (issue 41).
 import FeedModel
 import FeedPipeline
 import FeedPublishing
@@ -42,6 +44,24 @@ for var feed in try catalog.feeds() {
     feed.lastUpdate = 1_700_000_000
     try catalog.save(feed)
 }
+/// User + system CPU seconds this process has used.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+/// One publication's report line: wall clock and CPU time measured around the call.
+func publish(_ directory: String, full: Bool, mode: String) throws {
+    let cpu = cpuSeconds()
+    let started = ContinuousClock.now
+    let report = try publish(directory, full: full)
+    let elapsed = ContinuousClock.now - started
+    let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    print(
+        "mode=\(mode) seconds=\(String(format: "%.3f", wall)) cpu=\(String(format: "%.3f", cpuSeconds() - cpu)) files=\(report.filesWritten) "
+            + "bytes=\(report.bytesWritten) feeds_written=\(report.feedsWritten)")
+}
 func publish(_ directory: String, full: Bool) throws -> PublishReport {
     var configuration = PublishConfiguration()
     configuration.outputDirectory = directory
@@ -49,9 +69,8 @@ func publish(_ directory: String, full: Bool) throws -> PublishReport {
     configuration.clock = pipeline.clock
     return try PublishRun(data: pipeline.data, configuration: configuration, catalog: catalog).run()
 }
-let first = try publish(work + "/incremental", full: false)
+try publish(work + "/incremental", full: false, mode: "initial")
 _ = try publish(work + "/full", full: false)
-print("mode=initial seconds=\(String(format: "%.3f", first.duration)) files=\(first.filesWritten) bytes=\(first.bytesWritten) feeds_written=\(first.feedsWritten)")
 let changedCount = max(1, Int(Double(feeds) * changedPercent / 100))
 for index in stride(from: 0, to: feeds, by: feeds / changedCount).prefix(changedCount) {
     let id = added[index]
@@ -60,8 +79,6 @@ for index in stride(from: 0, to: feeds, by: feeds / changedCount).prefix(changed
             + entries(id, round: 1).prefix(2), feedID: id, now: 1_800_000_000)
 }
 for (mode, directory, full) in [("incremental", "/incremental", false), ("full", "/full", true)] {
-    let report = try publish(work + directory, full: full)
-    print("mode=\(mode) seconds=\(String(format: "%.3f", report.duration)) files=\(report.filesWritten) bytes=\(report.bytesWritten) feeds_written=\(report.feedsWritten)")
+    try publish(work + directory, full: full, mode: mode)
 }
-let unchanged = try publish(work + "/incremental", full: false)
-print("mode=unchanged seconds=\(String(format: "%.3f", unchanged.duration)) files=\(unchanged.filesWritten) bytes=\(unchanged.bytesWritten) feeds_written=\(unchanged.feedsWritten)")
+try publish(work + "/incremental", full: false, mode: "unchanged")
