@@ -52,23 +52,11 @@ public enum DurableFiles {
         if flushing == .now { try sync((destination as NSString).deletingLastPathComponent) }
     }
 
-    /// Flushes everything written on the file system that holds `path` (its data, new names
-    /// and removals, whoever wrote them) with one `syncfs(2)`: one journal commit and one disk
-    /// cache flush for any number of files, where an `fsync` per file pays one each. Since
-    /// Linux 5.8 it reports a write-back error of any file there since the last call, so a
-    /// file that did not reach the disk fails it. Where `syncfs` is missing, `sync(2)`.
+    /// Flushes everything written on the file system that holds `path` with one `syncfs(2)`
+    /// (``PendingFlush/flush()``), opened now: a writer that must hear of a write-back error
+    /// in files written before this call holds a ``PendingFlush`` opened before them instead.
     public static func syncFileSystem(holding path: String) throws(FileError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileError(path: path, message: "cannot open to sync: \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        FlushCount.record()
-        guard let syncfs = FileSystemSync.syncfs else {
-            Glibc.sync()
-            return
-        }
-        guard syncfs(descriptor) == 0 else {
-            throw FileError(path: path, message: "syncfs failed: \(String(cString: strerror(errno)))")
-        }
+        try PendingFlush(holding: path).flush()
     }
 
     /// Gives the written file `source` the name `destination` only if no file has that name:

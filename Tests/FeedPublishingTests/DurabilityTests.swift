@@ -28,8 +28,8 @@ struct DurabilityTests {
         #expect(small.first.feedsWritten == 2 && large.first.feedsWritten == 12)
         #expect(large.changed.deltasWritten == 12 && large.changed.filesWritten > small.changed.filesWritten + 20)
         #expect(small.firstFlushes > 0, "the manifest is still flushed")
-        #expect(large.firstFlushes == small.firstFlushes, "first publication: \(large.firstFlushes) flushes for 12 feeds, \(small.firstFlushes) for 2")
-        #expect(large.changedFlushes == small.changedFlushes, "every feed changed: \(large.changedFlushes) flushes for 12 feeds, \(small.changedFlushes) for 2")
+        #expect(large.firstFlushes == small.firstFlushes, "first publication: \(large.firstFlushes) for 12 feeds, \(small.firstFlushes) for 2")
+        #expect(large.changedFlushes == small.changedFlushes, "every feed changed: \(large.changedFlushes) for 12 feeds, \(small.changedFlushes) for 2")
         #expect(large.firstFlushes < large.first.filesWritten)
     }
 
@@ -45,14 +45,17 @@ struct DurabilityTests {
             _ = try PublishRun(harness: publish.harness, configuration: configuration, target: target).run()
             let events = Array(target.events[before...])
             let manifestAt = try #require(events.firstIndex(of: .put("manifest.json")))
-            let lastDurable = try #require(events[..<manifestAt].lastIndex(of: .madeDurable), "round \(round): nothing made durable before the manifest")
+            let lastDurable = try #require(
+                events[..<manifestAt].lastIndex(of: .madeDurable), "round \(round): nothing made durable before the manifest")
             let versioned = events.enumerated().compactMap { index, event -> Int? in
                 guard case .put(let name) = event, PublishedName(fileName: name)?.version != nil else { return nil }
                 return index
             }
             #expect(!versioned.isEmpty && versioned.allSatisfy { $0 < lastDurable }, "round \(round): \(events)")
             // The stable names put after the manifest are made durable too.
-            let lastAlias = try #require(events.lastIndex { if case .put(let name) = $0 { name.hasPrefix("feed_") && !name.contains(".v") } else { false } })
+            let lastAlias = try #require(events.lastIndex {
+                if case .put(let name) = $0 { name.hasPrefix("feed_") && !name.contains(".v") } else { false }
+            })
             #expect(events[lastAlias...].contains(.madeDurable), "round \(round): \(events)")
         }
     }

@@ -1,6 +1,7 @@
 import FeedBasics
 import FeedStorage
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -21,6 +22,10 @@ public struct DirectoryTarget: PublicationTarget {
     /// The data directory, which the publish directory must never be, contain or lie in.
     public let dataDirectory: String
 
+    /// The flush of this publication's files, opened when the lock is taken (before any of
+    /// them is written) so that ``makeDurable()`` hears of a write-back error in any of them.
+    private let flush = OpenedFlush()
+
     public init(path: String, awayFrom dataDirectory: String) {
         self.path = path
         self.dataDirectory = dataDirectory
@@ -33,7 +38,11 @@ public struct DirectoryTarget: PublicationTarget {
     public func lock() throws(PublishError) -> AnyObject {
         try DirectoryOverlap.refuse(output: path, data: dataDirectory)
         if let problem = FileSystemDiagnosis.directoryProblem(path, create: true) { throw .outputDirectory(path: path, reason: problem) }
-        return try rethrowing(try RunLock(lockingDirectory: path), as: refused)
+        let lock = try rethrowing(try RunLock(lockingDirectory: path), as: refused)
+        let pending = try rethrowing(
+            try PendingFlush(holding: path), as: { (error: FileError) in PublishError.outputDirectory(path: path, reason: error.message) })
+        flush.current.withLock { $0 = pending }
+        return lock
     }
 
     /// Why the lock was not taken, as the publication says it.
@@ -85,7 +94,16 @@ public struct DirectoryTarget: PublicationTarget {
     /// One `syncfs` of the file system the directory is on: the files written since the
     /// last flush, their names and removals, whatever their number.
     public func makeDurable() throws(PublishError) {
-        try rethrowing(try DurableFiles.syncFileSystem(holding: path), as: { PublishError.storage(StorageError($0)) })
+        try rethrowing(try flushFileSystem(), as: { PublishError.storage(StorageError($0)) })
+    }
+
+    /// Through the flush opened with the lock; without a lock taken, one opened now.
+    private func flushFileSystem() throws(FileError) {
+        if let pending = flush.current.withLock({ $0 }) {
+            try pending.flush()
+        } else {
+            try DurableFiles.syncFileSystem(holding: path)
+        }
     }
 
     public func put<Made>(_ name: String, writtenBy write: (_ path: String) throws(StorageError) -> Made) throws(PublishError) -> Made {
@@ -132,4 +150,10 @@ public struct DirectoryTarget: PublicationTarget {
     }
 
     private func path(of name: String) -> String { path + "/" + name }
+}
+
+/// The ``PendingFlush`` of the publication holding the lock, shared by the copies of a
+/// ``DirectoryTarget`` (a struct).
+private final class OpenedFlush: Sendable {
+    let current = Mutex<PendingFlush?>(nil)
 }
