@@ -177,10 +177,8 @@ public enum Snapshot {
         .init(name: "feeds", columns: [("feedid", .integer), ("url", .text)]),
         .init(
             name: "about",
-            columns: [
-                ("feedid", .integer), ("title", .optionalText), ("link", .optionalText), ("description", .optionalText),
-                ("image_url", .optionalText), ("language", .optionalText),
-            ], addedLater: ["link", "description", "image_url", "language"]),
+            columns: [("feedid", .integer), ("title", .optionalText)] + CatalogSchema.aboutReaderColumns.map { ($0, .optionalText) },
+            addedLater: Set(CatalogSchema.aboutReaderColumns)),
         .init(name: "last_update", columns: [("feedid", .integer), ("when_unix_time", .optionalInteger)]),
     ]
 

@@ -49,6 +49,18 @@ final class ClientFixture {
         return files
     }
 
+    /// Serves, in place of the published `manifest.json`, the published one as `edit` changes
+    /// it: what a broken mirror or a future publisher would hand the client.
+    func serveManifest(edited edit: (inout [String: Any]) throws -> Void) throws {
+        let url = URL(fileURLWithPath: publisher.outPath + "/manifest.json")
+        guard var manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] else {
+            throw FixtureProblem("manifest.json is not an object")
+        }
+        try edit(&manifest)
+        let changed = [UInt8](try JSONSerialization.data(withJSONObject: manifest))
+        server.respond { path, _ in path == "/manifest.json" ? .init(body: changed) : nil }
+    }
+
     /// Adds entries to feed `id` (written as the pipeline writes them).
     func addEntries(_ id: Int64, _ ids: [String], now: Int64 = 6_000) throws {
         try publisher.write(id, ids.map { entry($0, title: "New \($0)", pubdate: now) }, now: now)

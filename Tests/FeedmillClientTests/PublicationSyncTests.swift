@@ -58,12 +58,10 @@ struct PublicationSyncTests {
         let before = try fixture.snapshot()
         try fixture.addEntries(1, ["f1-new"])
         try fixture.publish()
-        let path = fixture.publisher.outPath + "/manifest.json"
-        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-        manifest["format"] = format
-        manifest["format_version"] = version
-        let changed = try JSONSerialization.data(withJSONObject: manifest)
-        fixture.server.respond { path, _ in path == "/manifest.json" ? .init(body: [UInt8](changed)) : nil }
+        try fixture.serveManifest { manifest in
+            manifest["format"] = format
+            manifest["format_version"] = version
+        }
         await #expect {
             _ = try await fixture.sync()
         } throws: { error in
@@ -206,14 +204,12 @@ struct PublicationSyncTests {
         let before = try fixture.snapshot()
         try fixture.addEntries(1, ["f1-new"])
         try fixture.publish()
-        let path = fixture.publisher.outPath + "/manifest.json"
-        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-        var feeds = try #require(manifest["feeds"] as? [[String: Any]])
-        let index = try #require(feeds.firstIndex { ($0["feedid"] as? Int) == 1 })
-        feeds[index]["schema_version"] = PublicationSync.knownFeedSchemaVersions.upperBound + 1
-        manifest["feeds"] = feeds
-        let changed = try JSONSerialization.data(withJSONObject: manifest)
-        fixture.server.respond { path, _ in path == "/manifest.json" ? .init(body: [UInt8](changed)) : nil }
+        try fixture.serveManifest { manifest in
+            var feeds = try #require(manifest["feeds"] as? [[String: Any]])
+            let index = try #require(feeds.firstIndex { ($0["feedid"] as? Int) == 1 })
+            feeds[index]["schema_version"] = PublicationSync.knownFeedSchemaVersions.upperBound + 1
+            manifest["feeds"] = feeds
+        }
         let report = try await fixture.sync()
         guard case .unsupportedSchema? = report.problems.first?.error, report.problems.count == 1 else {
             Issue.record("expected one unsupported schema, got \(report.problems)")
