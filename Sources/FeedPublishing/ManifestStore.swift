@@ -2,22 +2,25 @@ import FeedBasics
 import FeedStorage
 import Foundation
 
-/// The publisher's memory of what it wrote: `manifest.json`, which clients read, and a copy
-/// of it, `.feedmill-publisher.json`, kept for one purpose: when the manifest is deleted,
-/// truncated or edited, `rss-publish --recover` re-adopts the publisher's own files by the
-/// digests recorded there, instead of every stable-named file having to be moved by hand.
+/// The publisher's memory of what a shard published: the root (`manifest.json`), which
+/// clients read, names each shard's record (`publisher.<K>of<N>.<sha256>.json`), its full
+/// state. A directory published in format 1 holds a format-1 `manifest.json` instead, read as
+/// the previous record, so the directory is upgraded in place.
 ///
-/// Both are read as untrusted input: a manifest that does not decode, or that names anything
-/// but the publisher's own file names (``Manifest/misnamed``), is not used. Without `--recover`
-/// the publication then stops and says how to recover, since publishing over files it can no
-/// longer account for could replace what it did not write.
+/// Everything is read as untrusted input: a root, record or manifest that does not decode,
+/// whose digest is not its name, or that names anything but the publisher's own file names
+/// (``Manifest/misnamed``), is not used. Without `--recover` the publication then stops and
+/// says how to recover, since publishing over files it can no longer account for could
+/// replace what it did not write. `--recover` adopts again the files whose bytes match the
+/// digests of the newest intact record of the shard (or format 1's `.feedmill-publisher.json`).
 struct ManifestStore {
     let target: any PublicationTarget
+    let shard: Shard
 
-    static let manifestName = "manifest.json"
-    static let recordName = ".feedmill-publisher.json"
+    static let manifestName = RootNames.root
+    static let recordName = PublishedName.legacyRecord.fileName
 
-    /// What a manifest file holds.
+    /// What a record or manifest file holds.
     enum Reading {
         case found(Manifest)
         case missing
@@ -27,14 +30,26 @@ struct ManifestStore {
 
     /// Where the next publication starts from, and what recovering said.
     struct Start {
+        /// The shard's last committed record (its own entries given their publication id), a
+        /// format-1 manifest, or an empty one.
         var manifest: Manifest
+        /// The root read (none when absent, of format 1 or unusable) and its version.
+        var root: PublicationRoot?
+        var rootVersion: RootVersion = .absent
+        /// The previous record's name, retired by the next one.
+        var recordName: String?
+        /// The previous manifest is format 1's: every feed is written under its format-2 name.
+        var legacy = false
+        /// Feeds whose pointers an uncommitted publication wrote (its intent): rewritten.
+        var repair: Set<Int64> = []
+        /// The intent there could not be read: every pointer of the shard is rewritten.
+        var repairAll = false
         /// `--recover`: what was adopted and what was left alone.
         var recovery: [String] = []
         /// Versioned files here the publication cannot vouch for: left alone, never removed.
         var leftAlone: Set<String> = []
-        /// The highest version any file here has, by snapshot (feed 3, the catalog), whether the
-        /// publication can vouch for it or not: new versions are numbered above, so none writes
-        /// over a file that is there and no client ever sees one version number twice.
+        /// The highest version any format-1 file here has, by snapshot (feed 3, the catalog):
+        /// new versions are counted above, so no client ever sees one version number twice.
         var versionFloors: [PublishedName.Snapshot: Int] = [:]
 
         /// A start that vouches for `manifest`'s files alone, in a directory holding `present`.
@@ -48,12 +63,23 @@ struct ManifestStore {
                 versionFloors[snapshot] = max(versionFloors[snapshot] ?? 0, version)
             }
         }
+
+        /// This shard's entry in the root read.
+        func shardEntry(_ shard: Shard) -> ShardEntry? { root?.shards[shard.label] }
     }
 
+    /// A record or format-1 manifest at `name`; a record's bytes must have the digest its name gives.
     func read(_ name: String) -> Reading {
         guard let bytes = target.read(name) else {
             return target.serves(name) ? .unusable("cannot be read") : .missing
         }
+        if case .record(_, let sha256)? = PublishedName(fileName: name), SHA256.hexDigest(bytes) != sha256 {
+            return .unusable("does not have the SHA-256 its name gives")
+        }
+        return Self.decode(bytes)
+    }
+
+    static func decode(_ bytes: [UInt8]) -> Reading {
         let data = Data(bytes)
         let manifest: Manifest
         do {
@@ -65,81 +91,176 @@ struct ManifestStore {
         return .found(manifest)
     }
 
-    /// The previous publication: the manifest when it is sound; nothing when the directory has
-    /// never been published into; with `recover`, what the record vouches for. Otherwise an
-    /// error that says what is wrong and how to recover.
+    /// What `manifest.json` holds: a format-2 root, a format-1 manifest, or neither.
+    enum RootReading {
+        case root(PublicationRoot)
+        case legacy(Manifest)
+        case unusable(String)
+    }
+
+    static func decodeRoot(_ bytes: [UInt8]) -> RootReading {
+        struct Probe: Decodable {
+            var format: String?
+            var formatVersion: Int?
+            enum CodingKeys: String, CodingKey {
+                case format
+                case formatVersion = "format_version"
+            }
+        }
+        guard let probe = try? JSONDecoder().decode(Probe.self, from: Data(bytes)) else {
+            return .unusable(bytes.isEmpty ? "is empty" : "is not a manifest this publisher wrote")
+        }
+        if probe.formatVersion == Manifest.currentFormatVersion, probe.format == Manifest.formatName {
+            do {
+                let root = try JSONDecoder().decode(PublicationRoot.self, from: Data(bytes))
+                if let problem = root.misnamed { return .unusable(problem) }
+                return .root(root)
+            } catch {
+                return .unusable("is not a root this publisher wrote (\(brief(error)))")
+            }
+        }
+        switch decode(bytes) {
+        case .found(let manifest) where !manifest.isRecord: return .legacy(manifest)
+        case .found: return .unusable("is a publisher record, not a manifest")
+        case .missing: return .unusable("is missing")
+        case .unusable(let reason): return .unusable(reason)
+        }
+    }
+
+    /// The previous publication of this shard: the record the root names when it is sound;
+    /// a format-1 manifest to upgrade; nothing when the shard has never been published here;
+    /// with `recover`, what the newest intact record vouches for. Otherwise an error that says
+    /// what is wrong and how to recover.
     func start(recover: Bool) throws(PublishError) -> Start {
         let manifestPath = target.location + "/" + Self.manifestName
-        switch read(Self.manifestName) {
-        case .found(let manifest):
-            // A file put since under a name the next version would take is counted above.
-            return Start(manifest: manifest, present: try versionedFiles())
-        case .missing where !recover && !target.serves(Self.recordName):
-            // Never published here (or before the record was kept): a first publication, which
-            // writes no version under a name a file already has.
-            return Start(manifest: Manifest(), present: try versionedFiles())
-        case .missing where !recover:
-            throw Self.lost(manifestPath, "is missing, but rss-publish has published here (its record \(Self.recordName) is here)")
-        case .unusable(let reason) where !recover:
-            throw Self.lost(manifestPath, reason)
-        default:
-            return try recovered()
+        let (bytes, version) = try target.readRoot(Self.manifestName)
+        var start: Start
+        if let bytes {
+            switch Self.decodeRoot(bytes) {
+            case .root(let root):
+                if let entry = root.shards[shard.label] {
+                    switch read(entry.record) {
+                    case .found(let record) where record.isRecord && record.generation == entry.generation
+                        && PublicationJSON.publicationID(ofRecord: target.read(entry.record) ?? []).publication == entry.publication:
+                        start = Start(manifest: Self.resolved(record, publication: entry.publication), present: try versionedFiles())
+                        start.recordName = entry.record
+                    case .found where !recover:
+                        throw Self.lost(target.location + "/" + entry.record, "is not the record the root names")
+                    case .missing where !recover, .unusable where !recover:
+                        throw Self.lost(target.location + "/" + entry.record, "is missing or unusable")
+                    default:
+                        start = try recovered()
+                    }
+                } else {
+                    // A shard the root does not know yet (or a new N): its first publication.
+                    start = Start(manifest: Manifest(), present: try versionedFiles())
+                }
+                start.root = root
+            case .legacy(let manifest):
+                start = Start(manifest: manifest, present: try versionedFiles())
+                start.legacy = true
+            case .unusable(let reason):
+                guard recover else { throw Self.lost(manifestPath, reason) }
+                start = try recovered()
+            }
+        } else if !recover, try !hasRecords() {
+            // Never published here: a first publication, which writes no version under a name
+            // a file already has.
+            start = Start(manifest: Manifest(), present: try versionedFiles())
+        } else if !recover {
+            throw Self.lost(manifestPath, "is missing, but rss-publish has published here (its records are here)")
+        } else {
+            start = try recovered()
+        }
+        start.rootVersion = version
+        readIntent(into: &start)
+        return start
+    }
+
+    /// The shard's intent, when one of a publication the root does not vouch for is there.
+    private func readIntent(into start: inout Start) {
+        let name = PublishedName.intent(shard).fileName
+        guard let bytes = target.read(name) else {
+            start.repairAll = target.serves(name)
+            return
+        }
+        guard let intent = try? JSONDecoder().decode(PublishIntent.self, from: Data(bytes)) else {
+            start.repairAll = true
+            return
+        }
+        let entry = start.shardEntry(shard)
+        if entry?.generation != intent.generation || entry?.publication != intent.publication {
+            start.repair = Set(intent.feeds)
         }
     }
 
-    /// The manifest's bytes, as both the manifest and the record hold them.
+    /// The record's own entries given its publication id (a record cannot hold its own digest).
+    static func resolved(_ record: Manifest, publication: String) -> Manifest {
+        var record = record
+        for index in record.feeds.indices where record.feeds[index].entryPublication == nil {
+            record.feeds[index].entryPublication = publication
+            if record.feeds[index].entryGeneration == nil { record.feeds[index].entryGeneration = record.generation }
+        }
+        return record
+    }
+
+    /// The bytes of a record.
     func encoded(_ manifest: Manifest) throws(PublishError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let json = try rethrowing(try encoder.encode(manifest), as: { (error: any Error) in
-            PublishError.storage(StorageError(path: target.location + "/" + Self.manifestName, message: "encoding the manifest failed: \(error)"))
-        })
-        return [UInt8](json) + [0x0A]
+        try PublicationJSON.encode(manifest, what: target.location + "/publisher record")
     }
 
-    /// Swaps the new manifest in: from here on the publication has happened.
-    func writeManifest(_ bytes: [UInt8]) throws(PublishError) {
-        try target.putManifest(bytes, as: Self.manifestName)
-    }
-
-    /// Keeps the record of the publication just made, after its manifest: a record is only
-    /// ever of a publication that happened. A record that cannot be written (a disk filled
-    /// meanwhile) fails nothing; the previous one stays, and recovering from it republishes
-    /// what it cannot vouch for. Returns why it was not written, if it was not.
-    func writeRecord(_ bytes: [UInt8]) -> String? {
-        do throws(PublishError) {
-            try target.put(bytes, as: Self.recordName)
-            return nil
-        } catch {
-            return "the record of this publication could not be written (\(error.description)); the previous one is kept"
+    /// Whether this shard has published here: a record of it, or format 1's.
+    private func hasRecords() throws(PublishError) -> Bool {
+        try target.names().contains { name in
+            switch PublishedName(fileName: name) {
+            case .record(let owner, _)?: return owner == shard
+            case .legacyRecord?: return true
+            default: return false
+            }
         }
     }
 
-    /// Files here under the names the publisher gives versions and deltas: none of them is
-    /// written over by a publication that cannot account for them (and so a listing that fails
-    /// stops the publication).
+    /// Files here under the names format 1 gave versions and deltas: none of them is written
+    /// over by a publication that cannot account for them (and so a listing that fails stops
+    /// the publication).
     private func versionedFiles() throws(PublishError) -> Set<String> {
-        Set(try target.names().filter { PublishedFiles.isPublisherName($0) && $0.contains(".v") })
+        Set(try target.names().filter { PublishedName(fileName: $0)?.version != nil })
     }
 
     private static func lost(_ path: String, _ reason: String) -> PublishError {
         .storage(StorageError(
             path: path,
             message: "\(reason). Nothing was published. Run rss-publish --recover to adopt again the files whose bytes match "
-                + "the digests recorded in \(recordName) (anything else is left alone) and publish, or publish into a new directory"))
+                + "the digests recorded in the newest intact publisher record (anything else is left alone) and publish, "
+                + "or publish into a new directory"))
+    }
+
+    /// The newest intact record of this shard (by generation; its bytes must have the digest
+    /// its name gives), else format 1's record.
+    private func newestRecord() throws(PublishError) -> (record: Manifest, name: String)? {
+        var best: (record: Manifest, name: String)?
+        for name in try target.names() {
+            guard case .record(let owner, _)? = PublishedName(fileName: name), owner == shard, target.holdsFile(name),
+                case .found(let record) = read(name), record.isRecord
+            else { continue }
+            if best.map({ record.generation > $0.record.generation || (record.generation == $0.record.generation && name > $0.name) }) ?? true {
+                let publication = PublicationJSON.publicationID(ofRecord: target.read(name) ?? []).publication
+                best = (Self.resolved(record, publication: publication), name)
+            }
+        }
+        if let best { return best }
+        if case .found(let record) = read(Self.recordName), !record.isRecord { return (record, Self.recordName) }
+        return nil
     }
 
     /// The record's publication, keeping only the files whose bytes still match its digests.
     /// Without a usable record nothing can be shown to be the publisher's: nothing is adopted,
     /// everything is left alone, and the publication starts anew beside it.
     private func recovered() throws(PublishError) -> Start {
-        let record: Manifest
-        switch read(Self.recordName) {
-        case .found(let found): record = found
-        case .missing, .unusable:
+        guard let (record, recordName) = try newestRecord() else {
             return Start(
                 manifest: Manifest(),
-                recovery: ["\(Self.recordName) is missing or unusable: nothing adopted; the files here are left alone, "
+                recovery: ["no intact publisher record of shard \(shard.label) is here: nothing adopted; the files here are left alone, "
                     + "and the publication starts anew beside them (a file at a stable name still stops it)"],
                 present: try versionedFiles())
         }
@@ -157,6 +278,8 @@ struct ManifestStore {
             var kept = feed
             kept.history = feed.history.filter { matches($0.file, $0.sha256) }
             kept.deltas = feed.deltas.filter { matches($0.file, $0.sha256) }
+            // The pointer's previous entry is not vouched for any more: the next pointer gives the new one alone.
+            kept.previousEntry = nil
             return kept
         }
         if let catalog = record.catalog, !matches(catalog.file, catalog.sha256) {
@@ -177,11 +300,17 @@ struct ManifestStore {
         }
         // Retired files carry no digest: they are not adopted, and so never removed.
         start.manifest.retiredFiles = nil
+        start.manifest.retired = nil
+        start.manifest.rootCatalogs = nil
         let recovery = start.recovery
+        let legacy = !record.isRecord
         start = Start(manifest: start.manifest, recovery: recovery, present: try versionedFiles())
+        start.legacy = legacy
+        // Every pointer is rewritten: none can be vouched for.
+        start.repairAll = true
         let adopted = start.manifest.feeds.count + (start.manifest.catalog == nil ? 0 : 1)
         start.recovery.insert(
-            "recovered generation \(record.generation) from \(Self.recordName): \(adopted) snapshot(s) and "
+            "recovered generation \(record.generation) from \(recordName): \(adopted) snapshot(s) and "
                 + "\(start.manifest.stableFiles?.count ?? 0) stable name(s) adopted by their digests", at: 0)
         return start
     }
@@ -192,8 +321,29 @@ struct ManifestStore {
         return SHA256.hexDigest(bytes)
     }
 
-    private static func brief(_ error: any Error) -> String {
+    static func brief(_ error: any Error) -> String {
         let text = "\(error)"
         return text.count > 120 ? String(text.prefix(119)) + "…" : text
+    }
+}
+
+extension PublicationRoot {
+    /// The first name that breaks the rules, described: every shard entry's record must be a
+    /// record name of that shard, the catalog a catalog snapshot's name.
+    var misnamed: String? {
+        guard (0...Manifest.largestCount).contains(generation) else { return "gives generation \(generation), not one a publisher counts to" }
+        for (label, entry) in shards {
+            guard let shard = try? Shard(parsing: label) else { return "names shard \"\(label.prefix(20))\", not one a publisher gives" }
+            guard case .record(let owner, _)? = PublishedName(fileName: entry.record), owner == shard else {
+                return Manifest.unexpected(entry.record, "shard \(label)'s record")
+            }
+        }
+        if let catalog {
+            if catalog.name != PublishedName.catalog.fileName { return Manifest.unexpected(catalog.name, "the catalog's name") }
+            if !Manifest.isName(catalog.file, of: .catalog, version: catalog.version, sha256: catalog.sha256) {
+                return Manifest.unexpected(catalog.file, "the catalog's version \(catalog.version)")
+            }
+        }
+        return nil
     }
 }

@@ -8,19 +8,21 @@ extension PublishRun {
         let fingerprint = try rethrowing(try Snapshot.catalogFingerprint(catalog.readLocation), as: PublishError.storage)
         if let previous, previous.sourceFingerprint == fingerprint, previous.schemaVersion == Snapshot.catalogSchemaVersion,
             !configuration.full, target.serves(previous.file),
-            let digest = carriedDigest(previous.contentDigest, of: previous.file, &publication)
+            let digest = carriedDigest(previous.contentDigest, of: previous.file, &publication),
+            let file = try? migrated(previous.file, sha256: previous.sha256, as: .catalogSnapshot(sha256: previous.sha256), &publication)
         {
             var carried = previous
             carried.contentDigest = digest
+            carried.file = file
             return carried
         }
         let version = try nextVersion(after: previous?.version, floor: publication.start.versionFloors[.catalog], of: .catalog)
-        let file = PublishedName.catalogVersion(version).fileName
         let name = PublishedName.catalog.fileName
-        let snapshot = try target.put(file) { path throws(StorageError) in 
-            try Snapshot.writeCatalog(from: catalog.readLocation, to: path, flushing: .later)
-        }
-        publication.written.add(file)
+        let scratch = try target.scratchPath()
+        let snapshot = try rethrowing(
+            try Snapshot.writeCatalog(from: catalog.readLocation, to: scratch, flushing: .later), as: PublishError.storage)
+        let file = PublishedName.catalogSnapshot(sha256: snapshot.sha256).fileName
+        if try target.putImmutable(fileAt: scratch, as: file) { publication.written.add(file) }
         publication.report.filesWritten += 1
         publication.report.bytesWritten += snapshot.size
         publication.report.warnings += snapshot.problems.map { "\(name): \($0); rss-update repairs it in the catalog" }
