@@ -58,6 +58,15 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// A record written by this publisher (format 2), as opposed to a format-1 manifest.
     public var isRecord: Bool { format == Self.recordFormatName }
 
+    /// What clients of this publication may be downloading: the current snapshots and their
+    /// deltas, the catalog, and the root's catalog.
+    var servedFiles: Set<String> {
+        var files = Set(feeds.flatMap { feed in [feed.file] + feed.deltas.map(\.file) })
+        if let catalog { files.insert(catalog.file) }
+        files.formUnion(rootCatalogs ?? [])
+        return files
+    }
+
     /// Every file the record keeps (snapshots, retained versions, deltas, the pointer's
     /// previous entry's files, pointers, catalogs; not the pages or stable names, which are
     /// replaced in place).
@@ -176,4 +185,12 @@ public struct PublishedVersion: Codable, Equatable, Sendable {
     public var version: Int
     public var file: String
     public var sha256: String
+    /// The schema version it was published at: no delta is made across a rise (format 2; in
+    /// format 1 the file's `PRAGMA user_version` alone said it, and still does when this is absent).
+    public var schemaVersion: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case version, file, sha256
+        case schemaVersion = "schema_version"
+    }
 }

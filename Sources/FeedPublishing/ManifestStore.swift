@@ -110,6 +110,11 @@ struct ManifestStore {
         guard let probe = try? JSONDecoder().decode(Probe.self, from: Data(bytes)) else {
             return .unusable(bytes.isEmpty ? "is empty" : "is not a manifest this publisher wrote")
         }
+        if probe.format == Manifest.formatName, let version = probe.formatVersion,
+            version != Manifest.currentFormatVersion, version != Manifest.legacyFormatVersion
+        {
+            return .unusable("has format_version \(version), which this publisher does not know (it writes \(Manifest.currentFormatVersion))")
+        }
         if probe.formatVersion == Manifest.currentFormatVersion, probe.format == Manifest.formatName {
             do {
                 let root = try JSONDecoder().decode(PublicationRoot.self, from: Data(bytes))
@@ -146,8 +151,10 @@ struct ManifestStore {
                         start.recordName = entry.record
                     case .found where !recover:
                         throw Self.lost(target.location + "/" + entry.record, "is not the record the root names")
-                    case .missing where !recover, .unusable where !recover:
-                        throw Self.lost(target.location + "/" + entry.record, "is missing or unusable")
+                    case .missing where !recover:
+                        throw Self.lost(target.location + "/" + entry.record, "is missing")
+                    case .unusable(let reason) where !recover:
+                        throw Self.lost(target.location + "/" + entry.record, reason)
                     default:
                         start = try recovered()
                     }
@@ -265,6 +272,10 @@ struct ManifestStore {
                 present: try versionedFiles())
         }
         var start = Start(manifest: record)
+        // What was published before stays counted: a version dropped here is never given again.
+        var floors: [PublishedName.Snapshot: Int] = [:]
+        for feed in record.feeds { floors[.feed(feed.feedID)] = ([feed.version] + feed.history.map(\.version)).max() }
+        if let catalog = record.catalog { floors[.catalog] = catalog.version }
         var digests: [String: String?] = [:]
         func matches(_ file: String, _ sha256: String) -> Bool {
             if digests[file] == nil { digests[file] = .some(digest(file)) }
@@ -306,6 +317,7 @@ struct ManifestStore {
         let legacy = !record.isRecord
         start = Start(manifest: start.manifest, recovery: recovery, present: try versionedFiles())
         start.legacy = legacy
+        start.versionFloors.merge(floors) { max($0, $1) }
         // Every pointer is rewritten: none can be vouched for.
         start.repairAll = true
         let adopted = start.manifest.feeds.count + (start.manifest.catalog == nil ? 0 : 1)

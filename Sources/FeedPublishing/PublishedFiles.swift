@@ -8,7 +8,11 @@ enum PublishedFiles {
 
     /// The retired names of the next record: those of the previous one still there and not
     /// named again, and the files the previous record kept that the next one does not, retired
-    /// now (at `now`, by `generation`). `keep` are named elsewhere (the root's catalog).
+    /// now (at `now`). `keep` are named elsewhere (the root's catalog). A file the previous
+    /// publication served (the usable entries a client of its root downloads: current
+    /// snapshots, their deltas, the catalog) is retired by `generation`, and so stays at least
+    /// until the next one; any other (an older version kept for deltas) as if by the one
+    /// before, so that with no grace period it goes with this publication, as in format 1.
     static func retire(
         previous: Manifest, previousRecord: String?, next: Manifest, keep: Set<String>, now: Int64, generation: Int,
         in target: any PublicationTarget
@@ -19,8 +23,9 @@ enum PublishedFiles {
         var unnamed = previous.files.union(previous.retiredFiles ?? []).subtracting(named)
         if let previousRecord { unnamed.insert(previousRecord) }
         if !previous.isRecord { unnamed.insert(PublishedName.legacyRecord.fileName) }
+        let served = previous.servedFiles
         for name in unnamed.sorted() where !seen.contains(name) && isPublisherName(name) && target.holdsFile(name) {
-            retired.append(RetiredFile(name: name, retiredAt: now, generation: generation))
+            retired.append(RetiredFile(name: name, retiredAt: now, generation: served.contains(name) ? generation : generation - 1))
             seen.insert(name)
         }
         return retired.sorted { $0.name < $1.name }

@@ -37,7 +37,9 @@ struct ContractTests {
         _ = try publish.publish()
         try contract.keep(publication: publish.outPath, label: "second")
         let manifest = try publish.manifest()
-        #expect(manifest.format == "feedmill-manifest" && manifest.formatVersion == 1)
+        #expect(manifest.format == "feedmill-publisher-record" && manifest.formatVersion == 2)
+        let root = try publish.root()
+        #expect(root.format == "feedmill-manifest" && root.formatVersion == 2)
         #expect(manifest.feeds.map(\.deltas.count) == [1, 0])
         #expect(Set(manifest.feeds.compactMap(\.contentDigest)).count == 2, "two feeds, two digests")
         #expect(contract.digestCount == 7, "3 snapshots, then 3 and a delta")
@@ -58,7 +60,8 @@ struct ContractTests {
         let contract = try ContractArchive()
         try contract.keep(publication: publish.outPath, label: "changed by hand")
         let problems = try contract.problems()
-        #expect(problems.count == 1 && problems[0].contains("feed_1.v1.sqlite"), "\(problems)")
+        let name = try publish.manifest().feeds[0].file
+        #expect(problems.count == 1 && problems[0].contains(name), "\(problems)")
     }
 
     @Test func theValidatorRejectsWhatBreaksTheContract() throws {
@@ -68,6 +71,7 @@ struct ContractTests {
         try publish.write(1, [entry("added")])
         _ = try publish.publish()
         let manifestPath = publish.outPath + "/manifest.json"
+        let pointerPath = publish.outPath + "/feed_1.json"
         let deltaPath = publish.outPath + "/" + (try #require(try publish.manifest().feeds[0].deltas.first)).file
         let scratch = try TemporaryDirectory()
         var broken: [String] = []
@@ -78,16 +82,16 @@ struct ContractTests {
             try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
             broken.append(path)
         }
-        func firstFeed(_ object: inout [String: Any], _ change: (inout [String: Any]) -> Void) {
-            var feeds = object["feeds"] as? [[String: Any]] ?? []
-            change(&feeds[0])
-            object["feeds"] = feeds
+        func firstEntry(_ object: inout [String: Any], _ change: (inout [String: Any]) -> Void) {
+            var entries = object["entries"] as? [[String: Any]] ?? []
+            change(&entries[0])
+            object["entries"] = entries
         }
-        try variant(manifestPath, "no-digest.manifest.json") { object in firstFeed(&object) { $0["content_digest"] = nil } }
-        try variant(manifestPath, "upper-hex.manifest.json") { object in
-            firstFeed(&object) { $0["sha256"] = ($0["sha256"] as? String)?.uppercased() }
+        try variant(pointerPath, "no-digest-feed_1.json") { object in firstEntry(&object) { $0["content_digest"] = nil } }
+        try variant(pointerPath, "upper-hex-feed_1.json") { object in
+            firstEntry(&object) { $0["sha256"] = ($0["sha256"] as? String)?.uppercased() }
         }
-        try variant(manifestPath, "format-2.manifest.json") { $0["format_version"] = 2 }
+        try variant(manifestPath, "format-3.manifest.json") { $0["format_version"] = 3 }
         try variant(manifestPath, "other-format.manifest.json") { $0["format"] = "something-else" }
         try variant(manifestPath, "no-format.manifest.json") { $0["format"] = nil }
         try variant(manifestPath, "generation-text.manifest.json") { $0["generation"] = "2" }
@@ -97,12 +101,12 @@ struct ContractTests {
             catalog["size"] = -1
             object["catalog"] = catalog
         }
-        try variant(manifestPath, "short-digest.manifest.json") { object in firstFeed(&object) { $0["content_digest"] = "sha256:abc" } }
-        try variant(manifestPath, "path-delta.manifest.json") { object in
-            firstFeed(&object) { feed in
-                var deltas = feed["deltas"] as? [[String: Any]] ?? []
+        try variant(pointerPath, "short-digest-feed_1.json") { object in firstEntry(&object) { $0["content_digest"] = "sha256:abc" } }
+        try variant(pointerPath, "path-delta-feed_1.json") { object in
+            firstEntry(&object) { entry in
+                var deltas = entry["deltas"] as? [[String: Any]] ?? []
                 deltas[0]["file"] = "../victim.delta.json"
-                feed["deltas"] = deltas
+                entry["deltas"] = deltas
             }
         }
         try variant(deltaPath, "real-value.delta.json") { object in
@@ -117,7 +121,7 @@ struct ContractTests {
             columns.swapAt(0, 1)
             object["columns"] = columns
         }
-        let valid = [manifestPath, publish.outPath + "/.feedmill-publisher.json", deltaPath]
+        let valid = [manifestPath, pointerPath, deltaPath]
         let accepted = try ContractCheck.validate(valid)
         #expect(accepted.status == 0, "\(accepted.output)")
         let rejected = try ContractCheck.validate(valid + broken)
@@ -168,42 +172,41 @@ struct ContractTests {
         try publish.seed(feeds: 2, items: 3)
         _ = try publish.publish()
         let original = try publish.manifest()
-        // As a publisher before this format wrote it: no format fields, no content digests.
-        for name in ["manifest.json", ".feedmill-publisher.json"] {
-            try editJSON(publish.outPath + "/" + name) { object in
-                object = Self.removing(["format", "format_version", "content_digest"], from: object)
-            }
-        }
-        let stripped = try publish.manifest()
+        // As a format-1 publisher before this format wrote it: the record as its manifest (and
+        // the copy it kept), without format fields or content digests.
+        let legacy = try Self.formatOne(from: publish.outPath, removing: ["format", "format_version", "content_digest"])
+        for name in ["manifest.json", ".feedmill-publisher.json"] { try legacy.write(to: URL(fileURLWithPath: publish.outPath + "/" + name)) }
+        let stripped = try JSONDecoder().decode(Manifest.self, from: legacy)
         #expect(stripped.formatVersion == nil && stripped.feeds.allSatisfy { $0.contentDigest == nil } && stripped.catalog?.contentDigest == nil)
         // Publishing feed 1 alone: feed 2, carried over as it is, gains its digest too.
         let report = try publish.publish(only: [1])
-        #expect(report.feedsWritten == 0 && report.generation == 2, "only the manifest is written again")
+        #expect(report.feedsWritten == 0 && report.generation == 2, "only the record, the pointers and the root are written again")
         let upgraded = try publish.manifest()
-        #expect(upgraded.format == "feedmill-manifest" && upgraded.formatVersion == 1)
+        #expect(upgraded.format == "feedmill-publisher-record" && upgraded.formatVersion == 2)
         #expect(upgraded.feeds.map(\.version) == original.feeds.map(\.version) && upgraded.catalog?.version == original.catalog?.version)
         #expect(upgraded.feeds.map(\.contentDigest) == original.feeds.map(\.contentDigest))
         #expect(upgraded.catalog?.contentDigest == original.catalog?.contentDigest)
         #expect(try publish.publish().unchanged, "and then nothing more")
+        #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/.feedmill-publisher.json"), "format 1's record is retired")
         let contract = try ContractArchive()
         try contract.keep(publication: publish.outPath, label: "upgraded")
         let problems = try contract.problems()
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
-    @Test func aManifestOfAFormatVersionThisPublisherDoesNotKnowIsNotPublishedOver() throws {
+    @Test func aRootOfAFormatVersionThisPublisherDoesNotKnowIsNotPublishedOver() throws {
         let publish = try PublishHarness()
         try publish.seed(feeds: 1, items: 1)
         _ = try publish.publish()
-        try editJSON(publish.outPath + "/manifest.json") { $0["format_version"] = 2 }
+        try editJSON(publish.outPath + "/manifest.json") { $0["format_version"] = 3 }
         let before = try publish.listing()
         let error = #expect(throws: PublishError.self) { try publish.publish() }
-        #expect(error?.description.contains("format_version 2") == true && error?.description.contains("--recover") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("format_version 3") == true && error?.description.contains("--recover") == true, "\(String(describing: error))")
         #expect(try publish.listing() == before)
     }
 
     /// What a rise of the published schema version does, whatever the numbers: the published
-    /// versions are made to look one schema version older (manifest, record, and each file's
+    /// versions are made to look one schema version older (the record, and each file's
     /// `PRAGMA user_version`), as an older Feedmill left them.
     @Test func aSchemaVersionRiseRepublishesEverythingWithNoDeltaAcrossIt() throws {
         let publish = try PublishHarness()
@@ -215,17 +218,15 @@ struct ContractTests {
         let old = try publish.manifest()
         #expect(old.feeds.map(\.version) == [1, 2, 1])
         let older = Snapshot.feedSchemaVersion - 1
-        for name in ["manifest.json", ".feedmill-publisher.json"] {
-            try editJSON(publish.outPath + "/" + name) { object in
-                var feeds = object["feeds"] as? [[String: Any]] ?? []
-                for index in feeds.indices { feeds[index]["schema_version"] = older }
-                object["feeds"] = feeds
-                var catalog = object["catalog"] as? [String: Any] ?? [:]
-                catalog["schema_version"] = Snapshot.catalogSchemaVersion - 1
-                object["catalog"] = catalog
-            }
+        try Self.editRecord(in: publish.outPath) { object in
+            var feeds = object["feeds"] as? [[String: Any]] ?? []
+            for index in feeds.indices { feeds[index]["schema_version"] = older }
+            object["feeds"] = feeds
+            var catalog = object["catalog"] as? [String: Any] ?? [:]
+            catalog["schema_version"] = Snapshot.catalogSchemaVersion - 1
+            object["catalog"] = catalog
         }
-        for file in old.feeds.flatMap({ [$0.file] + $0.history.map(\.file) }) {
+        for file in Set(old.feeds.flatMap({ [$0.file] + $0.history.map(\.file) })) {
             try setUserVersion(publish.outPath + "/" + file, older)
         }
         let contract = try ContractArchive()
@@ -238,6 +239,9 @@ struct ContractTests {
         #expect(risen.feeds.map { $0.history.map(\.version) } == [[1], [2, 1], [1]], "the old versions are still served")
         #expect(risen.catalog?.version == (old.catalog?.version ?? 0) + 1 && risen.catalog?.schemaVersion == Snapshot.catalogSchemaVersion)
         #expect(risen.feeds.map(\.contentDigest) == old.feeds.map(\.contentDigest), "same rows, same digest")
+        for feed in risen.feeds {
+            #expect(sha256(ofFile: publish.outPath + "/" + feed.file) == feed.sha256, "feed \(feed.feedID): the new version's bytes at its name")
+        }
         // The next change gets a delta from the version of this schema only.
         try publish.write(2, [entry("third")])
         _ = try publish.publish()
@@ -252,8 +256,34 @@ struct ContractTests {
             try publish.write(2, [entry("round \(round)")])
             _ = try publish.publish()
         }
-        #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/feed_2.v2.sqlite"))
-        #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/feed_2.v1-v2.delta.json"))
+        #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/" + old.feeds[1].file))
+        #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/" + (try #require(old.feeds[1].deltas.first)).file))
+    }
+
+    /// The record the root names rewritten by `change` and put under its new digest, which the
+    /// root is edited to name, as an older publisher could have written it.
+    static func editRecord(in directory: String, _ change: (inout [String: Any]) -> Void) throws {
+        let rootPath = directory + "/manifest.json"
+        var root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: rootPath))) as? [String: Any])
+        var shards = try #require(root["shards"] as? [String: [String: Any]])
+        let name = try #require(shards["1/1"]?["record"] as? String)
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))) as? [String: Any])
+        change(&record)
+        let bytes = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
+        let digest = SHA256.hexDigest([UInt8](bytes))
+        try bytes.write(to: URL(fileURLWithPath: directory + "/publisher.1of1.\(digest).json"))
+        shards["1/1"]?["record"] = "publisher.1of1.\(digest).json"
+        shards["1/1"]?["publication"] = String(digest.prefix(16))
+        root["shards"] = shards
+        try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]).write(to: URL(fileURLWithPath: rootPath))
+    }
+
+    /// The record the root names as a format-1 manifest: without format 2's fields and `removing`.
+    static func formatOne(from directory: String, removing keys: Set<String>) throws -> Data {
+        let name = try #require(try PublicationReader.root(directory).shards["1/1"]?.record)
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))) as? [String: Any])
+        let formatTwo: Set<String> = ["shard", "retired", "root_catalogs", "entry_generation", "entry_publication", "previous_entry"]
+        return try JSONSerialization.data(withJSONObject: removing(keys.union(formatTwo), from: record), options: [.sortedKeys])
     }
 
     /// docs/client-contract.md's worked example of the content digest, and its example manifest

@@ -59,8 +59,9 @@ public struct BinaryRun {
 
 /// The manifest of a publish directory, read as a client would.
 public enum PublishHarnessReader {
+    /// The publisher's record of the whole feed list (shard 1/1), as the root names it.
     public static func manifest(_ directory: String) throws -> Manifest {
-        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/manifest.json")))
+        try PublicationReader.record(directory)
     }
 }
 

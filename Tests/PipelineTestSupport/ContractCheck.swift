@@ -25,18 +25,20 @@ public final class ContractArchive {
     /// How many content digests will be checked.
     public var digestCount: Int { digestChecks.count }
 
-    /// Keeps the publication in `publishDirectory` as it is now: its manifest and the record,
-    /// every delta it names (with a copy of the version it starts from, to apply it to), and
-    /// every current snapshot with its manifest digest.
+    /// Keeps the publication in `publishDirectory` as it is now: its root and every pointer,
+    /// every delta the record names (with a copy of the version it starts from, to apply it
+    /// to), and every current snapshot with the digest the record gives.
     public func keep(publication publishDirectory: String, label: String) throws {
         let manifest = try PublishHarnessReader.manifest(publishDirectory)
+        let root = try PublicationReader.root(publishDirectory)
         count += 1
         let prefix = directory.url.path + "/\(count)-"
         jsonFiles.append(try copy(publishDirectory + "/manifest.json", to: prefix + "manifest.json"))
-        if FileManager.default.fileExists(atPath: publishDirectory + "/.feedmill-publisher.json") {
-            jsonFiles.append(try copy(publishDirectory + "/.feedmill-publisher.json", to: prefix + "record-manifest.json"))
+        for feed in manifest.feeds {
+            let pointer = "feed_\(feed.feedID).json"
+            jsonFiles.append(try copy(publishDirectory + "/" + pointer, to: prefix + pointer))
         }
-        if let catalog = manifest.catalog {
+        if let catalog = root.catalog {
             let file = try copy(publishDirectory + "/" + catalog.file, to: prefix + catalog.file)
             digestChecks.append((file, nil, catalog.contentDigest ?? "(none)", "\(label): \(catalog.file)"))
         }
@@ -46,7 +48,9 @@ public final class ContractArchive {
             for delta in feed.deltas {
                 let deltaCopy = try copy(publishDirectory + "/" + delta.file, to: prefix + delta.file)
                 jsonFiles.append(deltaCopy)
-                let old = "feed_\(feed.feedID).v\(delta.fromVersion).sqlite"
+                guard let old = feed.history.first(where: { $0.version == delta.fromVersion })?.file else {
+                    throw ContractCheckError.failed("keep", "\(label): no version \(delta.fromVersion) of feed \(feed.feedID) for \(delta.file)")
+                }
                 let base = try copy(publishDirectory + "/" + old, to: prefix + "from-" + delta.file + ".sqlite")
                 digestChecks.append((base, deltaCopy, feed.contentDigest ?? "(none)", "\(label): \(old) + \(delta.file)"))
             }

@@ -78,7 +78,8 @@ extension PublishRun {
             // Earlier versions still there, newest first, each with a delta to this one.
             var history: [PublishedVersion] = []
             if let earlier {
-                history = [PublishedVersion(version: earlier.version, file: earlier.file, sha256: earlier.sha256)] + earlier.history
+                history = [PublishedVersion(version: earlier.version, file: earlier.file, sha256: earlier.sha256, schemaVersion: earlier.schemaVersion)]
+                    + earlier.history
                 history = Array(history.prefix(configuration.retainedVersions))
             }
             let deltas = try writeDeltas(feed.feedID, to: version, snapshot: file, digest: snapshot.contentDigest, from: history, &publication)
@@ -118,7 +119,9 @@ extension PublishRun {
         guard !history.isEmpty else { return [] }
         let current = try rethrowing(try Snapshot.items(ofSnapshot: try localCopy(file)), as: PublishError.storage)
         var deltas: [PublishedDelta] = []
-        for old in history where target.serves(old.file) {
+        // Versions of another schema get none: the record says so, or the file (a version that
+        // shares its file with a later one of the same rows says only the later's).
+        for old in history where target.serves(old.file) && (old.schemaVersion ?? Snapshot.feedSchemaVersion) == Snapshot.feedSchemaVersion {
             let items: [String: [SQLValue]]
             do throws(StorageError) {
                 let path = try localCopy(old.file)

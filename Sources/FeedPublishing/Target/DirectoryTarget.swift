@@ -123,9 +123,9 @@ public struct DirectoryTarget: PublicationTarget {
     private static let scratchCounter = Atomic<Int>(0)
 
     /// Renames the scratch file into place, unflushed (``makeDurable()`` flushes it with the
-    /// rest), or removes it when the name is already there: its bytes are the name's.
+    /// rest), or removes it when the name is already there with the bytes it names.
     public func putImmutable(fileAt scratch: String, as name: String) throws(PublishError) -> Bool {
-        if serves(name) {
+        if holdsIntact(name) {
             unlink(scratch)
             return false
         }
@@ -134,9 +134,24 @@ public struct DirectoryTarget: PublicationTarget {
     }
 
     public func putImmutable(_ bytes: [UInt8], as name: String) throws(PublishError) -> Bool {
-        if serves(name) { return false }
+        if holdsIntact(name) { return false }
         try rethrowing(try DurableFiles.write(bytes, to: path(of: name), flushing: .later), as: { PublishError.storage(StorageError($0)) })
         return true
+    }
+
+    /// A file is at the content-addressed `name` and its bytes have the SHA-256 the name gives.
+    /// A file of a run cut short by a power cut before its flush can be at its name, empty or
+    /// partly written (renamed, not yet written back): it is put again, never taken as there.
+    private func holdsIntact(_ name: String) -> Bool {
+        guard holdsFile(name) else { return false }
+        let expected: String
+        switch PublishedName(fileName: name) {
+        case .feedSnapshot(_, let sha256)?, .feedDeltaFile(_, let sha256)?, .catalogSnapshot(let sha256)?, .record(_, let sha256)?:
+            expected = sha256
+        default:
+            return true
+        }
+        return read(name).map(SHA256.hexDigest) == expected
     }
 
     /// The root's bytes, and their SHA-256 as the version to commit over.
