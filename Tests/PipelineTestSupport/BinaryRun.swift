@@ -63,6 +63,11 @@ public enum PublishHarnessReader {
     public static func manifest(_ directory: String) throws -> Manifest {
         try PublicationReader.record(directory)
     }
+
+    /// A format-1 `manifest.json` (a publication made before format 2).
+    public static func formatOneManifest(_ directory: String) throws -> Manifest {
+        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/manifest.json")))
+    }
 }
 
 extension TemporaryDirectory {
