@@ -234,6 +234,8 @@ struct FormatTwoTests {
         }
         #expect(try sqlite(catalog, "SELECT COUNT(*) FROM feeds") == [["4"]])
         #expect(sha256(ofFile: out.url.path + "/all_feeds.sqlite") == root.catalog?.sha256, "the stable name serves the merged catalog")
+        let atom = try String(contentsOfFile: out.url.path + "/atom.xml", encoding: .utf8)
+        for url in urls { #expect(atom.contains("<id>\(url)</id>"), "atom.xml has the entries of every shard: \(url)") }
         // Each shard's record and intent carry its label; neither wrote the other's names.
         let names = try FileManager.default.contentsOfDirectory(atPath: out.url.path)
         #expect(names.filter { $0.hasPrefix("publisher.1of2.") }.count == 1 && names.filter { $0.hasPrefix("publisher.2of2.") }.count == 1)

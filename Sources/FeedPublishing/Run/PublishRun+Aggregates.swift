@@ -37,11 +37,13 @@ extension PublishRun {
     /// would stay on top for good: normalisation no longer stores such dates, but a database
     /// may hold one from before, or from a hand). A snapshot that cannot be read leaves its
     /// feed's entries out, and says so. A page already as it would be written is not put again.
-    func writeAggregates(feeds: [CatalogFeed], _ publication: inout Publication) throws(PublishError) {
+    /// `others` are the feeds other shards published (as their records in the root give them).
+    func writeAggregates(feeds: [CatalogFeed], others: [PublishedFeed] = [], _ publication: inout Publication) throws(PublishError) {
         let byID = Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
         var sources: [(feed: CatalogFeed, snapshot: String)] = []
         var unreadable: [String] = []
-        for published in publication.next.feeds {
+        let published = (publication.next.feeds + others).sorted { $0.feedID < $1.feedID }
+        for published in published {
             guard let feed = byID[published.feedID] else { continue }
             do throws(StorageError) {
                 sources.append((feed, try localCopy(published.file)))
@@ -52,7 +54,7 @@ extension PublishRun {
         let newest = AggregateEntry.newest(
             configuration.aggregateEntries, feeds: sources, notAfter: configuration.clock().saturatingAdd(AggregateEntry.futureAllowance))
         publication.report.warnings += (unreadable + newest.unreadable).map { "\($0); its entries are left out of atom.xml and index.html" }
-        let counts = Dictionary(publication.next.feeds.map { ($0.feedID, $0.itemCount) }, uniquingKeysWith: { first, _ in first })
+        let counts = Dictionary(published.map { ($0.feedID, $0.itemCount) }, uniquingKeysWith: { first, _ in first })
         let pages: [(PublishedName, String)] = [
             (.atom, AtomWriter.document(newest.entries, title: configuration.title, siteURL: configuration.siteURL)),
             (.index, IndexPage.document(newest.entries, feeds: feeds, itemCounts: counts, title: configuration.title)),

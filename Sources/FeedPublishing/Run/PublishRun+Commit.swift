@@ -72,6 +72,7 @@ extension PublishRun {
                 publication.report.bytesWritten += bytes.count
                 publication.report.rootGeneration = root.generation
                 publication.rootCatalog = root.catalog
+                publication.committedRoot = root
                 break
             } catch {
                 guard case .rootChanged = error, attempt < Self.commitAttempts else { throw error }

@@ -78,7 +78,8 @@ public struct PublishRun: Sendable {
             publication.next.catalog = try publishCatalog(&publication)
             if try publication.due(recovering: recover, present: Set(try target.names())) {
                 try commit(store, allFeeds: allFeeds, &publication)
-                try writeAggregates(feeds: feeds, &publication)
+                let others = shard.isAll ? [] : otherShardsFeeds(store, root: publication.committedRoot)
+                try writeAggregates(feeds: shard.isAll ? feeds : allFeeds, others: others, &publication)
                 removeRetired(&publication)
             } else {
                 publication.next = publication.previous
@@ -92,6 +93,15 @@ public struct PublishRun: Sendable {
         publication.report.filesWritten += try StableNames.sync(publication.next, catalog: publication.rootCatalog, in: target)
         publication.report.duration = (ContinuousClock.now - started).inSeconds
         return publication.report
+    }
+
+    /// The feeds the other shards in `root` published, by their records (a record that cannot
+    /// be read leaves its feeds out of the pages, nothing else).
+    private func otherShardsFeeds(_ store: ManifestStore, root: PublicationRoot?) -> [PublishedFeed] {
+        (root?.shards ?? [:]).filter { $0.key != shard.label }.sorted { $0.key < $1.key }.flatMap { _, entry -> [PublishedFeed] in
+            guard case .found(let record) = store.read(entry.record) else { return [] }
+            return record.feeds
+        }
     }
 
     /// The shard a catalog feed is in: by its URL's host.
@@ -154,6 +164,8 @@ struct Publication {
     var digestsAdded = 0
     /// The catalog the root gives once committed (or as it was, when nothing was).
     var rootCatalog: RootCatalog?
+    /// The root this publication committed.
+    var committedRoot: PublicationRoot?
 
     init(start: ManifestStore.Start, target: any PublicationTarget, generation: Int, shard: Shard) {
         self.start = start
