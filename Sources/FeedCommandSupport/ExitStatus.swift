@@ -63,7 +63,7 @@ public enum ExitStatus {
             onlyFor: ["rss-publish"]),
         Entry(
             code: fatal, name: "fatal", meaning: "fatal error (unreadable feed list, unusable data directory, database error)",
-            byCommand: ["rss-publish": "fatal error (manifest.json missing or unusable beside published files: see --recover)"]),
+            byCommand: ["rss-publish": "fatal error (manifest.json or this shard's record missing or unusable beside published files: see --recover)"]),
         Entry(
             code: ioError, name: "target-failed", meaning: "the publication's target failed an operation",
             byCommand: [:], onlyFor: ["rss-publish"]),
