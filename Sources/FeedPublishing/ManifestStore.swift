@@ -51,6 +51,10 @@ struct ManifestStore {
         /// The highest version any format-1 file here has, by snapshot (feed 3, the catalog):
         /// new versions are counted above, so no client ever sees one version number twice.
         var versionFloors: [PublishedName.Snapshot: Int] = [:]
+        /// Every name there at the start: the one listing a publication makes (on object
+        /// storage a listing of a large publication is many requests, and a question per name
+        /// one each).
+        var listing: Set<String> = []
 
         /// A start that vouches for `manifest`'s files alone, in a directory holding `present`.
         init(manifest: Manifest, recovery: [String] = [], present: Set<String>? = nil) {
@@ -138,6 +142,9 @@ struct ManifestStore {
     /// what is wrong and how to recover.
     func start(recover: Bool) throws(PublishError) -> Start {
         let manifestPath = target.location + "/" + Self.manifestName
+        // A listing that fails stops the publication before anything is read or written.
+        let listing = Set(try target.names())
+        let versionedFiles = Self.versionedFiles(listing)
         let (bytes, version) = try target.readRoot(Self.manifestName)
         var start: Start
         if let bytes {
@@ -147,7 +154,7 @@ struct ManifestStore {
                     switch read(entry.record) {
                     case .found(let record) where record.isRecord && record.generation == entry.generation
                         && PublicationJSON.publicationID(ofRecord: target.read(entry.record) ?? []).publication == entry.publication:
-                        start = Start(manifest: Self.resolved(record, publication: entry.publication), present: try versionedFiles())
+                        start = Start(manifest: Self.resolved(record, publication: entry.publication), present: versionedFiles)
                         start.recordName = entry.record
                     case .found where !recover:
                         throw Self.lost(target.location + "/" + entry.record, "is not the record the root names")
@@ -156,30 +163,31 @@ struct ManifestStore {
                     case .unusable(let reason) where !recover:
                         throw Self.lost(target.location + "/" + entry.record, reason)
                     default:
-                        start = try recovered()
+                        start = try recovered(listing)
                     }
                 } else {
                     // A shard the root does not know yet (or a new N): its first publication.
-                    start = Start(manifest: Manifest(), present: try versionedFiles())
+                    start = Start(manifest: Manifest(), present: versionedFiles)
                 }
                 start.root = root
             case .legacy(let manifest):
-                start = Start(manifest: manifest, present: try versionedFiles())
+                start = Start(manifest: manifest, present: versionedFiles)
                 start.legacy = true
             case .unusable(let reason):
                 guard recover else { throw Self.lost(manifestPath, reason) }
-                start = try recovered()
+                start = try recovered(listing)
             }
-        } else if !recover, try !hasRecords() {
+        } else if !recover, !hasRecords(listing) {
             // Never published here: a first publication, which writes no version under a name
             // a file already has.
-            start = Start(manifest: Manifest(), present: try versionedFiles())
+            start = Start(manifest: Manifest(), present: versionedFiles)
         } else if !recover {
             throw Self.lost(manifestPath, "is missing, but rss-publish has published here (its records are here)")
         } else {
-            start = try recovered()
+            start = try recovered(listing)
         }
         start.rootVersion = version
+        start.listing = listing
         readIntent(into: &start)
         return start
     }
@@ -188,7 +196,7 @@ struct ManifestStore {
     private func readIntent(into start: inout Start) {
         let name = PublishedName.intent(shard).fileName
         guard let bytes = target.read(name) else {
-            start.repairAll = target.serves(name)
+            start.repairAll = start.listing.contains(name)
             return
         }
         guard let intent = try? JSONDecoder().decode(PublishIntent.self, from: Data(bytes)) else {
@@ -217,8 +225,8 @@ struct ManifestStore {
     }
 
     /// Whether this shard has published here: a record of it, or format 1's.
-    private func hasRecords() throws(PublishError) -> Bool {
-        try target.names().contains { name in
+    private func hasRecords(_ listing: Set<String>) -> Bool {
+        listing.contains { name in
             switch PublishedName(fileName: name) {
             case .record(let owner, _)?: return owner == shard
             case .legacyRecord?: return true
@@ -230,8 +238,8 @@ struct ManifestStore {
     /// Files here under the names format 1 gave versions and deltas: none of them is written
     /// over by a publication that cannot account for them (and so a listing that fails stops
     /// the publication).
-    private func versionedFiles() throws(PublishError) -> Set<String> {
-        Set(try target.names().filter { PublishedName(fileName: $0)?.version != nil })
+    private static func versionedFiles(_ listing: Set<String>) -> Set<String> {
+        listing.filter { PublishedName(fileName: $0)?.version != nil }
     }
 
     private static func lost(_ path: String, _ reason: String) -> PublishError {
@@ -244,9 +252,9 @@ struct ManifestStore {
 
     /// The newest intact record of this shard (by generation; its bytes must have the digest
     /// its name gives), else format 1's record.
-    private func newestRecord() throws(PublishError) -> (record: Manifest, name: String)? {
+    private func newestRecord(_ listing: Set<String>) -> (record: Manifest, name: String)? {
         var best: (record: Manifest, name: String)?
-        for name in try target.names() {
+        for name in listing.sorted() {
             guard case .record(let owner, _)? = PublishedName(fileName: name), owner == shard, target.holdsFile(name),
                 case .found(let record) = read(name), record.isRecord
             else { continue }
@@ -263,13 +271,14 @@ struct ManifestStore {
     /// The record's publication, keeping only the files whose bytes still match its digests.
     /// Without a usable record nothing can be shown to be the publisher's: nothing is adopted,
     /// everything is left alone, and the publication starts anew beside it.
-    private func recovered() throws(PublishError) -> Start {
-        guard let (record, recordName) = try newestRecord() else {
+    private func recovered(_ listing: Set<String>) -> Start {
+        let versionedFiles = Self.versionedFiles(listing)
+        guard let (record, recordName) = newestRecord(listing) else {
             return Start(
                 manifest: Manifest(),
                 recovery: ["no intact publisher record of shard \(shard.label) is here: nothing adopted; the files here are left alone, "
                     + "and the publication starts anew beside them (a file at a stable name still stops it)"],
-                present: try versionedFiles())
+                present: versionedFiles)
         }
         var start = Start(manifest: record)
         // What was published before stays counted: a version dropped here is never given again.
@@ -302,7 +311,7 @@ struct ManifestStore {
             start.manifest.feeds.map { ($0.name, $0.sha256) } + (start.manifest.catalog.map { [($0.name, $0.sha256)] } ?? []),
             uniquingKeysWith: { first, _ in first })
         start.manifest.stableFiles = (record.stableFiles ?? []).filter { name in
-            guard target.serves(name) else { return false }
+            guard listing.contains(name) else { return false }
             guard let sha256 = current[name], matches(name, sha256) else {
                 start.recovery.append("\(name) is not what was published under that name: left alone")
                 return false
@@ -315,7 +324,7 @@ struct ManifestStore {
         start.manifest.rootCatalogs = nil
         let recovery = start.recovery
         let legacy = !record.isRecord
-        start = Start(manifest: start.manifest, recovery: recovery, present: try versionedFiles())
+        start = Start(manifest: start.manifest, recovery: recovery, present: versionedFiles)
         start.legacy = legacy
         start.versionFloors.merge(floors) { max($0, $1) }
         // Every pointer is rewritten: none can be vouched for.

@@ -51,9 +51,9 @@ enum PublishedFiles {
     /// Temporary files of an interrupted publication: a publisher name (or the manifest)
     /// followed by `.tmp-<pid>`, possibly with SQLite's `-journal`, and scratch files
     /// (`.feedmill-scratch.<pid>.<n>`, with the same endings). The target is locked while
-    /// publishing, so any found now belong to a run that has ended.
-    static func staleTemporaries(in target: any PublicationTarget) throws(PublishError) -> Set<String> {
-        Set(try target.names().filter { name in
+    /// publishing, so any in the listing taken after the lock belong to a run that has ended.
+    static func staleTemporaries(among listing: Set<String>, in target: any PublicationTarget) -> Set<String> {
+        listing.filter { name in
             if isScratch(name) { return target.holdsFile(name) }
             guard let range = name.range(of: ".tmp-", options: .backwards) else { return false }
             let base = String(name[..<range.lowerBound])
@@ -62,7 +62,7 @@ enum PublishedFiles {
             return !suffix.isEmpty && suffix.allSatisfy { $0.isASCII && $0.isNumber }
                 && (isPublisherName(base) || base == ManifestStore.manifestName || isScratch(base))
                 && target.holdsFile(name)
-        })
+        }
     }
 
     /// `.feedmill-scratch.<pid>.<n>`.

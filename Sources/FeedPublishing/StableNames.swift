@@ -16,10 +16,13 @@ enum StableNames {
     /// publication before anything is written: it is never replaced or removed.
     /// The catalog's stable name is whoever commits the root's, so it is owned as soon as a
     /// format-2 root is there (`rootExists`).
-    static func refuseForeign(names: [String], previous: Manifest, rootExists: Bool, in target: any PublicationTarget) throws(PublishError) {
+    /// `present` is the target's listing.
+    static func refuseForeign(
+        names: [String], previous: Manifest, rootExists: Bool, present: Set<String>, in target: any PublicationTarget
+    ) throws(PublishError) {
         var owned = Set(previous.stableFiles ?? [])
         if rootExists { owned.insert(PublishedName.catalog.fileName) }
-        for name in names where !owned.contains(name) && target.serves(name) {
+        for name in names where !owned.contains(name) && present.contains(name) {
             throw .storage(StorageError(
                 path: target.location + "/" + name,
                 message: "is there but was not published by rss-publish; move it away, it would be replaced"))

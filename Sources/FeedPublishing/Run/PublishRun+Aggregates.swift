@@ -7,7 +7,7 @@ extension PublishRun {
         let previous = publication.previous.catalog
         let fingerprint = try rethrowing(try Snapshot.catalogFingerprint(catalog.readLocation), as: PublishError.storage)
         if let previous, previous.sourceFingerprint == fingerprint, previous.schemaVersion == Snapshot.catalogSchemaVersion,
-            !configuration.full, target.serves(previous.file),
+            !configuration.full, publication.present.contains(previous.file),
             let digest = carriedDigest(previous.contentDigest, of: previous.file, &publication),
             let file = try? migrated(previous.file, sha256: previous.sha256, as: .catalogSnapshot(sha256: previous.sha256), &publication)
         {
@@ -23,6 +23,7 @@ extension PublishRun {
             try Snapshot.writeCatalog(from: catalog.readLocation, to: scratch, flushing: .later), as: PublishError.storage)
         let file = PublishedName.catalogSnapshot(sha256: snapshot.sha256).fileName
         if try target.putImmutable(fileAt: scratch, as: file) { publication.written.add(file) }
+        publication.present.insert(file)
         publication.report.filesWritten += 1
         publication.report.bytesWritten += snapshot.size
         publication.report.warnings += snapshot.problems.map { "\(name): \($0); rss-update repairs it in the catalog" }

@@ -19,7 +19,7 @@ extension PublishRun {
         next.atom = PublishedName.atom.fileName
         next.index = PublishedName.index.fileName
         // Names of feeds no longer published stay listed until their removal is done.
-        let stable = Set(StableNames.names(of: next)).union((publication.previous.stableFiles ?? []).filter { target.serves($0) })
+        let stable = Set(StableNames.names(of: next)).union((publication.previous.stableFiles ?? []).filter { publication.present.contains($0) })
         next.stableFiles = stable.sorted()
         next.retiredFiles = nil
         // The catalog the root will give, merged from the shards' when there are several.
@@ -43,7 +43,7 @@ extension PublishRun {
         publication.report.bytesWritten += recordBytes.count
 
         // 5. The intent: the pointers this publication writes, with those to repair.
-        let pointers = pointerFeeds(publication, present: Set(try target.names()))
+        let pointers = pointerFeeds(publication, present: publication.present)
         let intent = PublishIntent(generation: generation, publication: publicationID, feeds: pointers.sorted())
         try target.put(try intent.encoded(), as: PublishedName.intent(shard).fileName)
 
@@ -51,6 +51,7 @@ extension PublishRun {
         for feed in next.feeds where pointers.contains(feed.feedID) {
             let bytes = try pointer(of: feed, publication: publicationID, generation: generation).encoded()
             try target.put(bytes, as: PublishedName.pointer(feed.feedID).fileName)
+            publication.present.insert(PublishedName.pointer(feed.feedID).fileName)
             publication.report.pointersWritten += 1
             publication.report.filesWritten += 1
             publication.report.bytesWritten += bytes.count

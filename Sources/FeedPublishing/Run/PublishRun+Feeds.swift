@@ -39,7 +39,7 @@ extension PublishRun {
                     message += "; rss-update --feed \(feed.feedID) repairs it"
                 }
                 publication.report.failures.append(PublishFailure(feedID: feed.feedID, message: message))
-                if let earlier, target.serves(earlier.file) { published.append(carriedOver(earlier, &publication) ?? earlier) }
+                if let earlier, publication.present.contains(earlier.file) { published.append(carriedOver(earlier, &publication) ?? earlier) }
             }
         }
         return published
@@ -61,7 +61,7 @@ extension PublishRun {
         // A version of an older schema is republished (a new version, a full file) even when
         // its source did not change: clients get the columns this Feedmill publishes.
         if let earlier, earlier.sourceFingerprint == fingerprint, earlier.schemaVersion == Snapshot.feedSchemaVersion,
-            !configuration.full, target.serves(earlier.file), let carried = carriedOver(earlier, &publication)
+            !configuration.full, publication.present.contains(earlier.file), let carried = carriedOver(earlier, &publication)
         {
             publication.report.feedsUnchanged += 1
             return carried
@@ -75,6 +75,7 @@ extension PublishRun {
             let snapshot = try rethrowing(try Snapshot.writeFeed(from: source, to: scratch, flushing: .later), as: PublishError.storage)
             let file = PublishedName.feedSnapshot(feed.feedID, sha256: snapshot.sha256).fileName
             if try target.putImmutable(fileAt: scratch, as: file) { written.add(file) }
+            publication.present.insert(file)
             // Earlier versions still there, newest first, each with a delta to this one.
             var history: [PublishedVersion] = []
             if let earlier {
@@ -121,7 +122,7 @@ extension PublishRun {
         var deltas: [PublishedDelta] = []
         // Versions of another schema get none: the record says so, or the file (a version that
         // shares its file with a later one of the same rows says only the later's).
-        for old in history where target.serves(old.file) && (old.schemaVersion ?? Snapshot.feedSchemaVersion) == Snapshot.feedSchemaVersion {
+        for old in history where publication.present.contains(old.file) && (old.schemaVersion ?? Snapshot.feedSchemaVersion) == Snapshot.feedSchemaVersion {
             let items: [String: [SQLValue]]
             do throws(StorageError) {
                 let path = try localCopy(old.file)
@@ -137,6 +138,7 @@ extension PublishRun {
             })
             let deltaFile = PublishedName.feedDeltaFile(feedID, sha256: SHA256.hexDigest(bytes)).fileName
             if try target.putImmutable(bytes, as: deltaFile) { publication.written.add(deltaFile) }
+            publication.present.insert(deltaFile)
             deltas.append(PublishedDelta(fromVersion: old.version, file: deltaFile, sha256: SHA256.hexDigest(bytes), size: bytes.count))
         }
         return deltas
@@ -180,6 +182,7 @@ extension PublishRun {
         guard let bytes = target.read(file), SHA256.hexDigest(bytes) == sha256 else {
             throw .storage(StorageError(path: target.location + "/" + file, message: "is not what was published"))
         }
+        publication.present.insert(name.fileName)
         if try target.putImmutable(bytes, as: name.fileName) {
             publication.written.add(name.fileName)
             publication.report.filesWritten += 1

@@ -72,11 +72,11 @@ public struct PublishRun: Sendable {
         var publication = Publication(start: start, target: target, generation: generation, shard: shard)
         try StableNames.refuseForeign(
             names: feeds.map { PublishedName.feed($0.feedID).fileName } + [PublishedName.catalog.fileName], previous: start.manifest,
-            rootExists: start.root != nil, in: target)
+            rootExists: start.root != nil, present: start.listing, in: target)
         do throws(PublishError) {
             publication.next.feeds = publishFeeds(feeds, only: only, &publication)
             publication.next.catalog = try publishCatalog(&publication)
-            if try publication.due(recovering: recover, present: Set(try target.names())) {
+            if publication.due(recovering: recover) {
                 try commit(store, allFeeds: allFeeds, &publication)
                 let others = shard.isAll ? [] : otherShardsFeeds(store, root: publication.committedRoot)
                 try writeAggregates(feeds: shard.isAll ? feeds : allFeeds, others: others, &publication)
@@ -144,7 +144,7 @@ public struct PublishRun: Sendable {
     private func removeRetired(_ publication: inout Publication) {
         var names = PublishedFiles.due(
             publication.next.retired ?? [], now: configuration.clock(), generation: publication.generation, grace: configuration.retireAfter)
-        names += ((try? PublishedFiles.staleTemporaries(in: target)) ?? []).sorted()
+        names += PublishedFiles.staleTemporaries(among: publication.start.listing, in: target).sorted()
         publication.report.filesRemoved = PublishedFiles.remove(names, in: target)
     }
 }
@@ -166,6 +166,8 @@ struct Publication {
     var rootCatalog: RootCatalog?
     /// The root this publication committed.
     var committedRoot: PublicationRoot?
+    /// The names there: the start's listing, with what this publication put since.
+    var present: Set<String>
 
     init(start: ManifestStore.Start, target: any PublicationTarget, generation: Int, shard: Shard) {
         self.start = start
@@ -176,15 +178,16 @@ struct Publication {
         report = PublishReport(startingAt: start.manifest.generation)
         report.recovery = start.recovery
         rootCatalog = start.root?.catalog
+        present = start.listing
     }
 
     var previous: Manifest { start.manifest }
 
     /// Whether a new publication is due: files written, the feeds named changed, a stable
-    /// name not yet owned by the record, a recovery, pointers to repair or missing (`present`
-    /// is the target's listing), a shard the root does not know yet, or a manifest of format 1
-    /// (or without content digests) to bring up to date.
-    func due(recovering: Bool, present: Set<String>) throws(PublishError) -> Bool {
+    /// name not yet owned by the record, a recovery, pointers to repair or missing, a shard
+    /// the root does not know yet, or a manifest of format 1 (or without content digests) to
+    /// bring up to date.
+    func due(recovering: Bool) -> Bool {
         let unowned = !Set(StableNames.names(of: next)).isSubset(of: previous.stableFiles ?? [])
         let outdated = start.legacy || !previous.isRecord || digestsAdded > 0 || start.shardEntry(shard) == nil
         let repairing = start.repairAll || !start.repair.isEmpty
