@@ -165,6 +165,11 @@ struct ManifestStore {
                     default:
                         start = try recovered(listing)
                     }
+                } else if hasRecords(listing) {
+                    // Records of this shard the root never named: its first publication here was
+                    // cut short before its commit (or another shard's --recover dropped its entry).
+                    // Its newest intact record is adopted by digests, so no version goes back.
+                    start = recovered(listing)
                 } else {
                     // A shard the root does not know yet (or a new N): its first publication.
                     start = Start(manifest: Manifest(), present: versionedFiles)
@@ -181,6 +186,10 @@ struct ManifestStore {
             // Never published here: a first publication, which writes no version under a name
             // a file already has.
             start = Start(manifest: Manifest(), present: versionedFiles)
+        } else if !recover, !Self.everCommitted(listing) {
+            // Records, but no page and no stable name, which follow every commit: the first
+            // publication here was cut short before its root. Resumed from its newest record.
+            start = recovered(listing)
         } else if !recover {
             throw Self.lost(manifestPath, "is missing, but rss-publish has published here (its records are here)")
         } else {
@@ -222,6 +231,17 @@ struct ManifestStore {
     /// The bytes of a record.
     func encoded(_ manifest: Manifest) throws(PublishError) -> [UInt8] {
         try PublicationJSON.encode(manifest, what: target.location + "/publisher record")
+    }
+
+    /// Whether a root was ever committed here: the pages and stable names are written after
+    /// every commit, and only then.
+    private static func everCommitted(_ listing: Set<String>) -> Bool {
+        listing.contains { name in
+            switch PublishedName(fileName: name) {
+            case .atom?, .index?, .catalog?, .feed?: return true
+            default: return false
+            }
+        }
     }
 
     /// Whether this shard has published here: a record of it, or format 1's.

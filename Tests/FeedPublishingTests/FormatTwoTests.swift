@@ -93,6 +93,33 @@ struct FormatTwoTests {
         #expect(PublicationReader.problems(publish.outPath).isEmpty, "\(PublicationReader.problems(publish.outPath))")
     }
 
+    /// A first publication cut short after its record, before its root: no root was ever
+    /// committed (no page, no stable name), so the next run resumes from the record, without
+    /// `--recover`, and nothing complete is written again.
+    @Test func aFirstPublicationCutShortBeforeItsRootIsResumedByTheNextRun() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 3, items: 2)
+        let target = InterceptingTarget(DirectoryTarget(path: publish.outPath, awayFrom: publish.harness.configuration.data.path))
+        target.refuseNextCommit()
+        var configuration = PublishConfiguration()
+        configuration.outputDirectory = publish.outPath
+        #expect(throws: PublishError.self) { try PublishRun(harness: publish.harness, configuration: configuration, target: target).run() }
+        #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/manifest.json"))
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: publish.outPath).filter {
+            if case .feedSnapshot? = PublishedName(fileName: $0) { true } else { false }
+        }
+        #expect(snapshots.count == 3)
+        let modified = try snapshots.map { try FileManager.default.attributesOfItem(atPath: publish.outPath + "/" + $0)[.modificationDate] as? Date }
+        let resumed = try publish.publish()
+        #expect(resumed.failures.isEmpty && resumed.feedsWritten == 0 && resumed.generation == 2, "above the generation the record gave")
+        #expect(try publish.root().generation == 2)
+        #expect(try snapshots.map { try FileManager.default.attributesOfItem(atPath: publish.outPath + "/" + $0)[.modificationDate] as? Date } == modified,
+            "the complete snapshots were not written again")
+        #expect(try publish.manifest().feeds.map(\.file).sorted() == snapshots.sorted())
+        #expect(PublicationReader.problems(publish.outPath).isEmpty, "\(PublicationReader.problems(publish.outPath))")
+        #expect(try PublicationReader.feeds(publish.outPath).count == 3)
+    }
+
     @Test func aRootChangedUnderneathInThisShardsEntryStopsWithNothingCommitted() throws {
         let publish = try PublishHarness()
         try publish.seed(feeds: 2, items: 2)

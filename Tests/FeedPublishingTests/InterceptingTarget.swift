@@ -18,6 +18,14 @@ final class InterceptingTarget: PublicationTarget {
         self.failing = failing
     }
 
+    private let refuseCommit = Mutex(false)
+
+    /// The next root commit fails as a publication killed just before it would: nothing of the
+    /// run is taken back (``PublishError/rootChanged(location:detail:)`` takes nothing back).
+    func refuseNextCommit() {
+        refuseCommit.withLock { $0 = true }
+    }
+
     /// Runs `action` once, just before the next root commit.
     func beforeNextCommit(_ action: @escaping @Sendable () -> Void) {
         beforeCommit.withLock { $0 = action }
@@ -52,6 +60,11 @@ final class InterceptingTarget: PublicationTarget {
             return action
         }
         action?()
+        let refused = refuseCommit.withLock { refuse in
+            defer { refuse = false }
+            return refuse
+        }
+        if refused { throw .rootChanged(location: location + "/" + name, detail: "refused by the test") }
         return try directory.commitRoot(bytes, as: name, expecting: expecting)
     }
 
