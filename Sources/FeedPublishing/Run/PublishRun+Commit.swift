@@ -89,7 +89,11 @@ extension PublishRun {
                 expected = version
                 attempt += 1
                 usleep(UInt32.random(in: 10_000...50_000) * UInt32(attempt))
-                if !shard.isAll { rootCatalog = try catalogForRoot(base: base, next: next, allFeeds: allFeeds, &publication) }
+                if !shard.isAll {
+                    // Merged again with the other shards' catalogs as they are now, durable before the root names it.
+                    rootCatalog = try catalogForRoot(base: base, next: next, allFeeds: allFeeds, &publication)
+                    try target.makeDurable()
+                }
             }
         }
         publication.written.keepAll()

@@ -70,6 +70,11 @@ public struct PublishRun: Sendable {
             throw .outputDirectory(path: target.location, reason: Self.countedOut("shard \(shard.label)'s generation"))
         }
         var publication = Publication(start: start, target: target, generation: generation, shard: shard)
+        let ownIDs = Set(feeds.map(\.feedID))
+        for id in only ?? [] where !ownIDs.contains(id) {
+            let owner = allFeeds.first { $0.feedID == id }.map { Self.shardIndex(of: $0, count: shard.count) } ?? 0
+            publication.report.warnings.append("feed \(id) is shard \(owner)/\(shard.count)'s, not published by shard \(shard.label)")
+        }
         try StableNames.refuseForeign(
             names: feeds.map { PublishedName.feed($0.feedID).fileName } + [PublishedName.catalog.fileName], previous: start.manifest,
             rootExists: start.root != nil, present: start.listing, in: target)
