@@ -50,6 +50,8 @@ extension PublishRun {
         // 6. The pointers, each with its new entry and the last committed one.
         for feed in next.feeds where pointers.contains(feed.feedID) {
             let bytes = try pointer(of: feed, publication: publicationID, generation: generation).encoded()
+            // A pointer to repair that the run cut short never reached keeps its bytes (and ETag).
+            if feed.entryPublication != nil, target.read(PublishedName.pointer(feed.feedID).fileName) == bytes { continue }
             try target.put(bytes, as: PublishedName.pointer(feed.feedID).fileName)
             publication.present.insert(PublishedName.pointer(feed.feedID).fileName)
             publication.report.pointersWritten += 1
