@@ -257,7 +257,7 @@ struct ContractTests {
         let jsonBlocks = blocks.filter { $0.hasPrefix("{") }
         #expect(jsonBlocks.count == 3, "the root, a pointer, a delta")
         var examples: [String] = []
-        for (index, (block, name)) in zip(jsonBlocks, ["manifest.json", "feed_42.json", "example.delta.json"]).enumerated() {
+        for (index, (block, name)) in zip(jsonBlocks, ["manifest.json", "feed_2.json", "example.delta.json"]).enumerated() {
             let path = scratch.url.path + "/\(index)-" + name
             try block.write(toFile: path, atomically: false, encoding: .utf8)
             examples.append(path)
