@@ -24,7 +24,7 @@ struct ShardCommandTests {
     /// An OPML of every feed, some hosts spelled in capitals, and the feeds, each with an
     /// ETag (a 304 when it is sent back); each answer takes a little while, so that transfers
     /// overlap and the server sees how many are in flight per host.
-    static func feedServer() throws -> TestHTTPServer {
+    static func feedServer(edition: Edition = Edition()) throws -> TestHTTPServer {
         try TestHTTPServer { request in
             let port = request.headers["host"].flatMap { $0.split(separator: ":").last.map(String.init) } ?? ""
             if request.path == "/list.opml" {
@@ -35,9 +35,22 @@ struct ShardCommandTests {
                 return .init(contentType: "text/x-opml", body: "<opml version=\"2.0\"><body>\(outlines.joined())</body></opml>")
             }
             guard paths.contains(request.path) else { return .init(status: 404) }
-            if request.headers["if-none-match"] == "\"v1\"" { return .init(status: 304, headers: [("ETag", "\"v1\"")], delay: 0.03) }
-            let body = rss("Feed \(request.path)", items: [("\(request.path)#1", "Entry", nil, nil)])
-            return .init(headers: [("Content-Type", "application/rss+xml"), ("ETag", "\"v1\"")], body: Array(body.utf8), delay: 0.03)
+            let version = edition.value
+            let etag = "\"v\(version)\""
+            if request.headers["if-none-match"] == etag { return .init(status: 304, headers: [("ETag", etag)], delay: 0.03) }
+            let body = rss("Feed \(request.path)", items: [("\(request.path)#\(version)", "Entry \(version)", nil, nil)])
+            return .init(headers: [("Content-Type", "application/rss+xml"), ("ETag", etag)], body: Array(body.utf8), delay: 0.03)
+        }
+    }
+
+    /// Which edition of every feed the server gives: each lists one entry, of this edition.
+    /// `@unchecked Sendable`: `current` is only touched under `lock`.
+    final class Edition: @unchecked Sendable {
+        private let lock = NSLock()
+        private var current = 1
+        var value: Int {
+            get { lock.withLock { current } }
+            set { lock.withLock { current = newValue } }
         }
     }
 
@@ -171,5 +184,42 @@ struct ShardCommandTests {
         #expect(notices.count == 1, "\(moved.stderr)")
         let expected = "\(kept.count) feed database(s)"
         #expect(notices.first?.contains(expected) == true)
+    }
+
+    /// Halving N takes whole shards: shard 2 of 2 is old shards 2 and 4 of 4. Given both old
+    /// data directories' feed databases, the new shard rebuilds nothing: each feed is fetched
+    /// once, in full (this catalog has no ETag for the half that was shard 4's), and the
+    /// history the old shard kept (an entry the feed no longer lists) is still there.
+    @Test func halvingNMovesWholeShardsAndTheirDatabasesFollow() throws {
+        let edition = Edition()
+        let server = try Self.feedServer(edition: edition)
+        let root = try TemporaryDirectory()
+        func data(_ k: Int) -> String { root.url.path + "/data-\(k)of4" }
+        let owner4 = Dictionary(uniqueKeysWithValues: Self.hosts.map { ($0, ShardAssignment.shardIndex(ofHost: $0, count: 4)) })
+        for k in [2, 4] {
+            let created = try Executable(name: "rss-create").runCapturing(
+                ["--opml", server.baseURL + "/list.opml", "--shard", "\(k)/4", "--data-dir", data(k), "--allow-private-networks"])
+            #expect(created.status == 0, "\(created.stderr)")
+        }
+        let fromFour = try Self.databases(data(4))
+        let fromTwo = try Self.databases(data(2))
+        #expect(!fromFour.isEmpty && !fromTwo.isEmpty)
+        for id in fromFour {
+            try FileManager.default.copyItem(atPath: data(4) + "/feed_\(id).sqlite", toPath: data(2) + "/feed_\(id).sqlite")
+        }
+        edition.value = 2
+        let before = server.requests.count
+        let halved = try Executable(name: "rss-update").runCapturing(["--all", "--shard", "2/2", "--data-dir", data(2), "--allow-private-networks"])
+        #expect(halved.status == 0, "\(halved.stderr)")
+        let requests = Self.requests(server, after: before)
+        let owned = Self.paths.filter { [2, 4].contains(owner4[Self.host(ofPath: $0)] ?? 0) }
+        #expect(owned.allSatisfy { ShardAssignment.shardIndex(ofHost: Self.host(ofPath: $0), count: 2) == 2 })
+        #expect(requests.counts == Dictionary(uniqueKeysWithValues: owned.map { ($0, 1) }), "each of old shards 2 and 4's feeds once")
+        #expect(try Self.databases(data(2)).count == owned.count, "no feed without its database, none rebuilt")
+        #expect(!halved.stderr.contains("other shards own now"), "\(halved.stderr)")
+        for id in fromFour {
+            let entries = try sqlite(data(2) + "/feed_\(id).sqlite", "SELECT title FROM items ORDER BY title").map { $0[0] ?? "" }
+            #expect(entries == ["Entry 1", "Entry 2"], "feed \(id) keeps what shard 4 of 4 stored: \(entries)")
+        }
     }
 }
