@@ -222,4 +222,73 @@ struct ShardCommandTests {
             #expect(entries == ["Entry 1", "Entry 2"], "feed \(id) keeps what shard 4 of 4 stored: \(entries)")
         }
     }
+
+    /// Whether the built rss-publish takes `--shard` (publication format 2, SPEC-41 §7).
+    static let publishTakesShards: Bool = {
+        guard let help = try? Executable(name: "rss-publish").runCapturing(["--help"]) else { return false }
+        return help.stdout.contains("--shard")
+    }()
+
+    static func json(_ path: String) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+        return try #require(object as? [String: Any], "\(path) is a JSON object")
+    }
+
+    /// The four shards publish into one directory, at once: one root lists the four, every
+    /// feed's pointer names a snapshot that its own shard published and that is there with
+    /// its digest, and the published catalog has every feed's title, each from its own shard.
+    @Test(.enabled(if: publishTakesShards, "rss-publish --shard comes with publication format 2"))
+    func fourShardsPublishOneConsistentRoot() throws {
+        let server = try Self.feedServer()
+        let root = try TemporaryDirectory()
+        let out = root.url.path + "/publish"
+        let shards = try (1...4).map { try Shard(index: $0, count: 4) }
+        func data(_ shard: Shard) -> String { root.url.path + "/data-\(shard.fileLabel)" }
+        let owner = Dictionary(uniqueKeysWithValues: Self.hosts.map { ($0, ShardAssignment.shardIndex(ofHost: $0, count: 4)) })
+        let created = try Self.runTogether(
+            "rss-create", { ["--opml", server.baseURL + "/list.opml", "--shard", $0.label, "--data-dir", data($0), "--allow-private-networks"] },
+            shards: shards)
+        for (shard, run) in zip(shards, created) { #expect(run.status == 0, "rss-create --shard \(shard): \(run.stderr)") }
+        let published = try Self.runTogether("rss-publish", { ["--shard", $0.label, "--data-dir", data($0), "--out", out] }, shards: shards)
+        for (shard, run) in zip(shards, published) { #expect(run.status == 0, "rss-publish --shard \(shard): \(run.stderr)") }
+
+        let manifest = try Self.json(out + "/manifest.json")
+        #expect(manifest["format_version"] as? Int == 2)
+        let entries = try #require(manifest["shards"] as? [String: [String: Any]])
+        #expect(Set(entries.keys) == Set(shards.map(\.label)), "one root lists the four shards")
+        for (label, entry) in entries {
+            let record = try #require(entry["record"] as? String)
+            #expect(FileManager.default.fileExists(atPath: out + "/" + record), "\(label)'s record \(record)")
+        }
+        let catalog = try #require(manifest["catalog"] as? [String: Any])
+        let catalogFile = out + "/" + (try #require(catalog["file"] as? String))
+        #expect(SHA256.hexDigest(Array(try Data(contentsOf: URL(fileURLWithPath: catalogFile)))) == catalog["sha256"] as? String)
+        #expect(catalog["feed_count"] as? Int == Self.paths.count)
+        let feeds = try sqlite(catalogFile, "SELECT feeds.feedid, feeds.url, about.title FROM feeds LEFT JOIN about USING (feedid) ORDER BY feeds.feedid")
+        #expect(feeds.count == Self.paths.count)
+        for row in feeds {
+            let id = try #require(row[0].flatMap { Int64($0) })
+            let url = try #require(row[1])
+            let host = try #require(url.range(of: "/feed/").map { Self.host(ofPath: String(url[$0.lowerBound...])) })
+            let ownerLabel = "\(try #require(owner[host]))/4"
+            #expect(row[2] != nil, "feed \(id)'s title, from shard \(ownerLabel)")
+            // The client's rule (SPEC-41 §4): the first entry whose shard's generation and
+            // publication the root vouches for.
+            let pointer = try Self.json(out + "/feed_\(id).json")
+            #expect((pointer["feedid"] as? NSNumber)?.int64Value == id)
+            let usable = (pointer["entries"] as? [[String: Any]] ?? []).first { entry in
+                guard let shard = entry["shard"] as? String, let current = entries[shard],
+                    let generation = entry["generation"] as? Int, let rootGeneration = current["generation"] as? Int
+                else { return false }
+                return generation < rootGeneration
+                    || (generation == rootGeneration && entry["publication"] as? String == current["publication"] as? String)
+            }
+            let entry = try #require(usable, "feed \(id) is published for this root")
+            #expect(entry["shard"] as? String == ownerLabel, "feed \(id) published by its own shard")
+            let file = out + "/" + (try #require(entry["file"] as? String))
+            #expect(SHA256.hexDigest(Array(try Data(contentsOf: URL(fileURLWithPath: file)))) == entry["sha256"] as? String)
+            let path = try #require(url.range(of: "/feed/").map { String(url[$0.lowerBound...]) })
+            #expect(try sqlite(file, "SELECT id FROM items") == [["\(path)#1"]], "feed \(id)'s own items")
+        }
+    }
 }
