@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedFetching
 import FeedNormalization
 import FeedParsing
@@ -39,7 +40,7 @@ public struct CreateRun: Sendable {
             let now = configuration.clock()
             var ids: [Int64] = []
             try catalog.forEachFeed { feed in
-                guard feed.title == nil, !feed.state.gone, configuration.shard.owns(feedURL: feed.url) else { return }
+                guard feed.title == nil, !feed.state.gone, configuration.shard.owns(url: feed.url) else { return }
                 if !UpdateSchedule.isWaiting(feed, now: now, configuration: configuration) { ids.append(feed.feedID) }
             }
             untitled = ids

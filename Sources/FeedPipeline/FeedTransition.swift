@@ -109,8 +109,8 @@ public enum FeedTransition {
     /// fetching the feed while the other shards, whose catalogs still hold the old URL, would
     /// leave it to this one. A person changes the feed list on every shard instead.
     public static func crossesShards(from url: String, to target: String, configuration: PipelineConfiguration) -> Bool {
-        let shard = configuration.shard
-        return shard.ownerIndex(ofFeedURL: url) != shard.ownerIndex(ofFeedURL: target)
+        let count = configuration.shard.count
+        return ShardAssignment.shardIndex(ofURL: url, count: count) != ShardAssignment.shardIndex(ofURL: target, count: count)
     }
 
     /// What every failure records: its kind and message, the attempt, one more in a row.

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedFetching
 import FeedModel
 import FeedStorage
@@ -123,7 +124,7 @@ struct FeedUpdate: Sendable {
             feed.state.redirectSightings.saturatingAdd(1) >= configuration.redirectSightingsToMove,
             FeedTransition.crossesShards(from: feed.url, to: target, configuration: configuration)
         else { return nil }
-        let owner = configuration.shard.ownerIndex(ofFeedURL: target)
+        let owner = ShardAssignment.shardIndex(ofURL: target, count: configuration.shard.count)
         return "permanent redirects lead to \(target), a host of shard \(owner)/\(configuration.shard.count): not moved "
             + "(the other shards' catalogs still list the old URL); change the feed list on every shard (docs/sharding.md)"
     }

@@ -78,7 +78,7 @@ public final class UpdateRun: Sendable {
     /// other, the files kept the first transfer of a run over 20,000 feeds waiting 0.9-1.3 s,
     /// and 3.4-4.1 s when they were not in the page cache.
     ///
-    /// Under `--shard K/N` only this shard's feeds are considered (``Shard/owns(feedURL:)``);
+    /// Under `--shard K/N` only this shard's feeds are considered (``Shard/owns(url:)``);
     /// a feed of this shard without its database here (new to the shard since N changed) is
     /// due at once and fetched in full, as any feed without its database is. The databases of
     /// other shards' feeds are counted, never touched.
@@ -96,10 +96,11 @@ public final class UpdateRun: Sendable {
         try rethrowing(
             try catalog.forEachFeed { feed in
                 spellings.see(feed)
-                guard shard.owns(feedURL: feed.url) else {
+                guard shard.owns(url: feed.url) else {
                     if present.contains(feed.feedID) { otherShardsDatabases += 1 }
                     if requested.contains(feed.feedID) {
-                        otherShardsFeeds.append(.init(feedID: feed.feedID, url: feed.url, owner: shard.ownerIndex(ofFeedURL: feed.url)))
+                        let owner = ShardAssignment.shardIndex(ofURL: feed.url, count: shard.count)
+                        otherShardsFeeds.append(.init(feedID: feed.feedID, url: feed.url, owner: owner))
                     }
                     return
                 }

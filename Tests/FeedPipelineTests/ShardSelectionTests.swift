@@ -36,12 +36,12 @@ struct ShardSelectionTests {
             let urls = (0..<6).map { _ in Self.spelling(host, &generator) }
             for count in [2, 3, 4, 7, 16, 64, Int.random(in: 1...Shard.largestCount, using: &generator)] {
                 let shard = try Shard(index: 1, count: count)
-                let owners = Set(urls.map { shard.ownerIndex(ofFeedURL: $0) })
+                let owners = Set(urls.map { ShardAssignment.shardIndex(ofURL: $0, count: shard.count) })
                 #expect(owners.count == 1, "\(host) in \(count) shards: \(urls) -> \(owners)")
                 #expect(owners.first == ShardAssignment.shardIndex(ofHost: host, count: count))
                 // Exactly one shard of the N owns each spelling.
                 for url in urls where count <= 64 {
-                    let claimed = try (1...count).filter { try Shard(index: $0, count: count).owns(feedURL: url) }
+                    let claimed = try (1...count).filter { try Shard(index: $0, count: count).owns(url: url) }
                     #expect(claimed == [ShardAssignment.shardIndex(ofHost: host, count: count)], "\(url)")
                 }
             }
@@ -58,17 +58,17 @@ struct ShardSelectionTests {
         for count in [2, 4, 5, 32] {
             let shard = try Shard(index: 1, count: count)
             for (key, group) in byKey {
-                #expect(Set(group.map { shard.ownerIndex(ofFeedURL: $0) }).count == 1, "\(key) in \(count) shards")
+                #expect(Set(group.map { ShardAssignment.shardIndex(ofURL: $0, count: shard.count) }).count == 1, "\(key) in \(count) shards")
             }
         }
         // Case and a trailing dot make other keys for the limit, never other shards.
         let spellings = ["http://EXAMPLE.org/a", "http://example.org./b", "https://Example.Org:8443/c", "http://example.org/d"]
         for count in 2...64 {
             let shard = try Shard(index: 1, count: count)
-            #expect(Set(spellings.map { shard.ownerIndex(ofFeedURL: $0) }).count == 1)
+            #expect(Set(spellings.map { ShardAssignment.shardIndex(ofURL: $0, count: shard.count) }).count == 1)
         }
-        #expect(Shard.all.owns(feedURL: "feeds.opml"), "a URL without a host is shard 1's")
-        #expect(try Shard(index: 1, count: 4).owns(feedURL: "/srv/feed.xml"))
+        #expect(Shard.all.owns(url: "feeds.opml"), "a URL without a host is shard 1's")
+        #expect(try Shard(index: 1, count: 4).owns(url: "/srv/feed.xml"))
     }
 
     /// Four runs over one catalog, one per shard: each fetches only its own feeds, together
@@ -95,7 +95,7 @@ struct ShardSelectionTests {
             #expect(ran.report.shard == shard)
             for feed in ran.feeds {
                 #expect(fetchedBy.updateValue(shard.index, forKey: feed.feedID) == nil, "feed \(feed.feedID) fetched twice")
-                #expect(shard.owns(feedURL: feed.url))
+                #expect(shard.owns(url: feed.url))
                 if case .updated = feed.outcome {} else { Issue.record("feed \(feed.feedID): \(feed.outcome)") }
             }
             // Each shard's run sees the databases the shards before it wrote into this directory.
@@ -106,7 +106,7 @@ struct ShardSelectionTests {
         for (offset, id) in ids.enumerated() {
             let sameHost = ids[(offset / 3 * 3)..<(offset / 3 * 3 + 3)]
             #expect(Set(sameHost.map { fetchedBy[$0] }).count == 1, "one host's feeds in one shard")
-            #expect(fetchedBy[id] == shards[0].ownerIndex(ofFeedURL: urls[offset]))
+            #expect(fetchedBy[id] == ShardAssignment.shardIndex(ofURL: urls[offset], count: shards[0].count))
         }
         #expect(feeds.server.requests.count == ids.count)
 

@@ -2,6 +2,10 @@
 /// whose `host` runs IDNA through ICU: the first call loaded ICU's normalisation data, 1.2 MiB
 /// of resident memory for a value we only compare (grouping transfers per host, `no_proxy`,
 /// the private-network check). libcurl does its own IDNA when it connects.
+///
+/// Here, below the fetcher, so that the shard of a feed (``ShardAssignment/shardIndex(ofURL:count:)``)
+/// is decided from the very host the fetcher's per-host limit counts, by every command that
+/// asks (rss-update fetching a shard's feeds, rss-publish publishing them).
 public enum URLHost {
     /// The host of a `scheme://authority…` URL, lower-cased, without user info, brackets or
     /// port; `nil` when the URL has no authority.

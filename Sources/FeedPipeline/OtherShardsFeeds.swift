@@ -1,20 +1,4 @@
 import FeedBasics
-import FeedFetching
-
-/// Which shard's a feed is, decided from its URL's host, the same host the fetcher groups its
-/// transfers by (``URLHost``): every feed of one host is one shard's, so `--per-host` holds
-/// across the machines that share a catalogue as it does inside one process.
-extension Shard {
-    /// Whether the feed at `url` is this shard's (shard 1's when the URL has no host).
-    public func owns(feedURL url: String) -> Bool {
-        owns(host: URLHost.of(url))
-    }
-
-    /// The K of the shard (among this shard's N) that owns the feed at `url`.
-    public func ownerIndex(ofFeedURL url: String) -> Int {
-        ShardAssignment.shardIndex(ofHost: URLHost.of(url), count: count)
-    }
-}
 
 /// `rss-update --shard K/N --feed ID` named feeds that other shards own: they are fetched by
 /// those shards' runs only, or two machines would fetch one host's feeds at once.
