@@ -9,7 +9,10 @@ extension CommandContext {
         let shard = settings[Settings.shard]
         do {
             try MetricsFile.write(
-                MetricsFile.Run(command: command.executable, finishedAt: now, succeeded: succeeded, exitCode: exitCode, metrics: metrics, shard: shard.isAll ? nil : shard.label), to: path)
+                MetricsFile.Run(
+                    command: command.executable, finishedAt: now, succeeded: succeeded, exitCode: exitCode, metrics: metrics,
+                    shard: shard.isAll ? nil : shard.label),
+                to: path)
         } catch {
             fail("could not write metrics to \(path): \(error)")
         }

@@ -11,8 +11,12 @@ extension CommandContext {
     public func noteOtherShardsDatabases(_ report: RunReport) {
         guard report.otherShardsDatabases > 0 else { return }
         let shard = report.shard.label
+        let count = report.otherShardsDatabases
         logger.notice(
-            "\(report.otherShardsDatabases) feed database(s) here are of feeds other shards own now (N changed): left in place, no longer updated by shard \(shard); remove them once their new shards publish those feeds (docs/sharding.md)",
-            metadata: ["shard": .string(shard), "databases": "\(report.otherShardsDatabases)"])
+            """
+            \(count) feed database(s) here are of feeds other shards own now (N changed): left in place, no longer \
+            updated by shard \(shard); remove them once their new shards publish those feeds (docs/sharding.md)
+            """,
+            metadata: ["shard": .string(shard), "databases": "\(count)"])
     }
 }

@@ -31,7 +31,8 @@ public enum MetricsFile {
 
     public static func write(_ run: Run, to path: String) throws {
         let previous = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
-        let text = render(run, previousLastSuccess: previous.flatMap { lastSuccess(in: $0, labels: labels(command: run.command, shard: run.shard)) })
+        let labels = labels(command: run.command, shard: run.shard)
+        let text = render(run, previousLastSuccess: previous.flatMap { lastSuccess(in: $0, labels: labels) })
         try DurableFiles.write(Array(text.utf8), to: path)
     }
 
