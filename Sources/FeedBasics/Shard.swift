@@ -82,9 +82,11 @@ public enum ShardAssignment {
         return 1 + Int(hash % UInt64(count))
     }
 
-    /// The shard of the feed at `url`, among `count`: that of its ``URLHost``.
+    /// The shard of the feed at `url`, among `count`: that of its ``URLHost``. One shard is
+    /// answered without reading the URL: a run without `--shard` asks for every feed.
     public static func shardIndex(ofURL url: String, count: Int) -> Int {
-        shardIndex(ofHost: URLHost.of(url), count: count)
+        guard count > 1 else { return 1 }
+        return shardIndex(ofHost: URLHost.of(url), count: count)
     }
 }
 
