@@ -162,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "FeedPipelineTests",
             dependencies: [
-                "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "TestSupport", "PipelineTestSupport",
+                "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "FeedBasics", "TestSupport", "PipelineTestSupport",
                 // Exit codes: a run report's is the command layer's to decide.
                 "FeedUpdateCommandSupport",
                 // The tests damage real SQLite files directly.

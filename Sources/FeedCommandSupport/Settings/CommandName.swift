@@ -14,8 +14,8 @@ public enum CommandName: String, CaseIterable, Sendable {
     public var settings: [any AnySetting] {
         let common: [any AnySetting] = [Settings.logFormat, Settings.now]
         switch self {
-        case .create: return [Settings.feedList] + Settings.pipeline + common
-        case .update: return Settings.pipeline + [Settings.staleAfter] + common
+        case .create: return [Settings.feedList] + Settings.pipeline + [Settings.shard] + common
+        case .update: return Settings.pipeline + [Settings.staleAfter, Settings.shard] + common
         case .publish:
             return [
                 Settings.publishDirectory, Settings.dataDirectory, Settings.deltas, Settings.siteURL, Settings.title,

@@ -111,7 +111,7 @@ public struct PublishRun: Sendable {
 
     /// The shard a catalog feed is in: by its URL's host.
     static func shardIndex(of feed: CatalogFeed, count: Int) -> Int {
-        ShardAssignment.shardIndex(ofHost: URL(string: feed.url)?.host, count: count)
+        ShardAssignment.shardIndex(ofURL: feed.url, count: count)
     }
 
     /// A format-1 manifest as the previous record of one shard of several: its feeds, and the
