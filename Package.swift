@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "FeedStorage", targets: ["FeedStorage"]),
         .library(name: "FeedPipeline", targets: ["FeedPipeline"]),
         .library(name: "FeedPublishing", targets: ["FeedPublishing"]),
+        .library(name: "FeedObjectStorage", targets: ["FeedObjectStorage"]),
         // For apps: syncs a publication into a local folder. Depends on no other Feedmill module.
         .library(name: "FeedmillClient", targets: ["FeedmillClient"]),
     ],
@@ -52,6 +53,9 @@ let package = Package(
         .target(name: "FeedParsing", dependencies: ["FeedModel", "FeedDates", "FeedBasics", "CLibXML2"]),
         .target(name: "FeedNormalization", dependencies: ["FeedModel", "FeedBasics", "CLibXML2"]),
         .target(name: "FeedFetching", dependencies: ["FeedModel", "FeedDates", "FeedBasics", "CCurl", "CZlib"]),
+        // S3-compatible object storage through libcurl's SigV4 signer: what a publication target
+        // for a bucket stands on. libcurl without the fetcher, so rss-publish may link it.
+        .target(name: "FeedObjectStorage", dependencies: ["FeedBasics", "CCurl"]),
         .target(
             name: "FeedStorage",
             dependencies: [
@@ -131,6 +135,8 @@ let package = Package(
                 "FeedmillClient", "FeedPublishing", "TestSupport", "PipelineTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // Against a real SeaweedFS on 127.0.0.1 (TestSupport's S3TestServer).
+        .testTarget(name: "FeedObjectStorageTests", dependencies: ["FeedObjectStorage", "TestSupport"]),
         .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "FeedBasics", "CCurl", "TestSupport"]),
         .testTarget(
             name: "FeedCommandSupportTests",
