@@ -41,6 +41,7 @@ public final class S3TestServer: @unchecked Sendable {
     public let version: String
 
     private var process: Process?
+    private let ports: [Int]
     private let lock = NSLock()
 
     /// The standard AWS variables that point a client at this server with its credentials.
@@ -80,7 +81,7 @@ public final class S3TestServer: @unchecked Sendable {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("feedmill-s3-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         version = Self.versionLine(weed)
-        let ports = try Self.freePorts(10)
+        ports = try Self.freePorts(10)
         endpoint = "http://127.0.0.1:\(ports[6])"
         do {
             let identities = dataDirectory.appendingPathComponent("s3.json")
@@ -120,6 +121,21 @@ public final class S3TestServer: @unchecked Sendable {
             running.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: dataDirectory)
+        removeLeftoverSockets()
+    }
+
+    /// `weed mini` makes Unix sockets for its gRPC ports at a fixed place,
+    /// `/tmp/seaweedfs-SERVICE-grpc-PORT.sock`, and leaves some behind. The ports were this
+    /// server's alone while it ran, so these names are its own; only sockets are removed.
+    private func removeLeftoverSockets() {
+        for service in ["master", "volume", "filer", "s3", "admin"] {
+            for port in ports {
+                let path = "/tmp/seaweedfs-\(service)-grpc-\(port).sock"
+                var status = stat()
+                guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { continue }
+                unlink(path)
+            }
+        }
     }
 
     /// Makes another bucket (a test of a missing bucket needs the server to have none by that name).
