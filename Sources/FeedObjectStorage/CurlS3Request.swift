@@ -48,8 +48,15 @@ struct CurlS3Request {
         case "PUT":
             handle.set(CURLOPT_CUSTOMREQUEST, "PUT")
             handle.set(CURLOPT_POSTFIELDSIZE_LARGE, body.count)
-            // COPYPOSTFIELDS copies the bytes, so `body` need not outlive this call's setup.
-            body.withUnsafeBytes { handle.set(CURLOPT_COPYPOSTFIELDS, pointer: UnsafeMutableRawPointer(mutating: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1))) }
+            // COPYPOSTFIELDS copies the bytes (POSTFIELDSIZE of them), so `body` need not
+            // outlive this call's setup; an empty body has no address: give curl an empty string.
+            body.withUnsafeBytes { bytes in
+                if let address = bytes.baseAddress {
+                    handle.set(CURLOPT_COPYPOSTFIELDS, pointer: UnsafeMutableRawPointer(mutating: address))
+                } else {
+                    handle.set(CURLOPT_COPYPOSTFIELDS, "")
+                }
+            }
             // Without a Content-Type of our own, curl would send a form's.
             if !all.contains(where: { $0.name.lowercased() == "content-type" }) {
                 all.append((name: "Content-Type", value: "application/octet-stream"))
