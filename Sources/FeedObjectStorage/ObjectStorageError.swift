@@ -5,6 +5,8 @@
 public enum ObjectStorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A standard AWS variable that must be set is not (`AWS_ACCESS_KEY_ID`, ...).
     case missingSetting(variable: String)
+    /// `AWS_PROFILE` names a profile the shared files do not have, or one without a secret.
+    case missingProfile(profile: String, places: String)
     /// `AWS_ENDPOINT_URL` (or the endpoint given) is not an http(s) URL with a host.
     case invalidEndpoint(String)
     /// A key the client will not send: empty, longer than S3's 1,024 bytes, or with a byte
@@ -23,12 +25,18 @@ public enum ObjectStorageError: Error, Equatable, Sendable, CustomStringConverti
     case network(url: String, curlCode: Int, message: String)
     /// Any other answer: the status, S3's error code and its message.
     case server(status: Int, code: String, message: String)
+    /// A local file to upload could not be read, or a download could not be written.
+    case localFile(path: String, reason: String)
     /// A 2xx answer the client cannot read (a listing that is not ListObjectsV2 XML).
     case malformedResponse(String)
 
     public var description: String {
         switch self {
-        case .missingSetting(let variable): "object storage: \(variable) is not set"
+        case .missingSetting(let variable):
+            "object storage: \(variable) is not set, and no profile of the shared AWS files (~/.aws/credentials, ~/.aws/config; "
+                + "AWS_PROFILE chooses one) gives credentials"
+        case .missingProfile(let profile, let places):
+            "object storage: AWS_PROFILE is \"\(profile)\" but no usable credentials were found for \(places)"
         case .invalidEndpoint(let endpoint): "object storage: the endpoint \"\(endpoint)\" is not an http(s) URL with a host"
         case .invalidKey(let key): "object storage: \"\(key)\" cannot be an object key (1 to 1,024 bytes of printable ASCII)"
         case .wrongCredentials(let code, let message):
@@ -39,6 +47,7 @@ public enum ObjectStorageError: Error, Equatable, Sendable, CustomStringConverti
         case .network(let url, let curlCode, let message): "object storage: \(url): \(message) (curl \(curlCode))"
         case .server(let status, let code, let message): "object storage answered \(status) \(code): \(message)"
         case .malformedResponse(let what): "object storage: unreadable answer: \(what)"
+        case .localFile(let path, let reason): "object storage: \(path): \(reason)"
         }
     }
 

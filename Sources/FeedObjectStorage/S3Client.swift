@@ -3,15 +3,29 @@ import Foundation
 
 /// The verbs a publisher needs from one S3-compatible bucket: put (optionally conditional),
 /// get, head, delete and list, each one signed request through libcurl. Addresses are
-/// path-style (`ENDPOINT/BUCKET/KEY`), which every S3-compatible server accepts. No retries
-/// here: `ObjectStorageError.isTransient` says which failures the caller may retry.
+/// path-style (`ENDPOINT/BUCKET/KEY`), which every S3-compatible server accepts. Each request
+/// is tried again after a transient failure as ``retry`` allows (``RetryPolicy``): a refused
+/// condition (412) or any other 4xx is reported at once.
 public struct S3Client: Sendable {
     public let settings: ObjectStorageSettings
     public let bucket: String
+    public let retry: RetryPolicy
+    /// Hears of every retry: the failure, the try that failed (1-based) and the pause.
+    public let onRetry: @Sendable (ObjectStorageError, Int, Duration) -> Void
 
-    public init(settings: ObjectStorageSettings, bucket: String) {
+    public init(
+        settings: ObjectStorageSettings, bucket: String, retry: RetryPolicy = .standard,
+        onRetry: @escaping @Sendable (ObjectStorageError, Int, Duration) -> Void = { _, _, _ in }
+    ) {
         self.settings = settings
         self.bucket = bucket
+        self.retry = retry
+        self.onRetry = onRetry
+    }
+
+    /// The same bucket with another retry policy.
+    public func retrying(_ policy: RetryPolicy) -> S3Client {
+        S3Client(settings: settings, bucket: bucket, retry: policy, onRetry: onRetry)
     }
 
     /// Uploads `body` with its SHA-256 as `x-amz-checksum-sha256`, which the server checks
@@ -23,18 +37,63 @@ public struct S3Client: Sendable {
         request.body = body
         var digest = SHA256()
         digest.update(body)
-        request.headers = [
-            (name: "Content-Type", value: options.contentType),
-            (name: "x-amz-checksum-sha256", value: Data(digest.finalize()).base64EncodedString()),
-        ]
-        if let cacheControl = options.cacheControl { request.headers.append((name: "Cache-Control", value: cacheControl)) }
-        switch options.condition {
-        case .none: break
-        case .absent: request.headers.append((name: "If-None-Match", value: "*"))
-        case .matches(let etag): request.headers.append((name: "If-Match", value: etag))
-        }
+        request.headers = Self.putHeaders(options, sha256: digest.finalize())
         let response = try send(request, key: key)
         return response.headers["etag"] ?? ""
+    }
+
+    /// Uploads the file at `path` as `key`, read as it is sent rather than held in memory
+    /// (its SHA-256 comes from a first pass over it); otherwise as ``put(_:_:options:)``.
+    @discardableResult
+    public func put(_ key: String, fileAt path: String, options: PutOptions = PutOptions()) throws(ObjectStorageError) -> String {
+        var request = try request("PUT", key: key)
+        let (digest, size) = try Self.sha256(ofFile: path)
+        request.upload = .init(path: path, size: size, sha256Hex: SHA256.hex(digest))
+        request.headers = Self.putHeaders(options, sha256: digest)
+        let response = try send(request, key: key)
+        return response.headers["etag"] ?? ""
+    }
+
+    /// Downloads the object into a file at `path` (replaced); its ETag, or nil when there is
+    /// no object at `key` (then no file is left at `path`).
+    public func download(_ key: String, to path: String) throws(ObjectStorageError) -> String? {
+        var request = try request("GET", key: key)
+        request.download = path
+        guard let response = try send(request, key: key, absentIsNil: true) else { return nil }
+        return response.headers["etag"] ?? ""
+    }
+
+    private static func putHeaders(_ options: PutOptions, sha256: [UInt8]) -> [(name: String, value: String)] {
+        var headers = [
+            (name: "Content-Type", value: options.contentType),
+            (name: "x-amz-checksum-sha256", value: Data(sha256).base64EncodedString()),
+        ]
+        if let cacheControl = options.cacheControl { headers.append((name: "Cache-Control", value: cacheControl)) }
+        switch options.condition {
+        case .none: break
+        case .absent: headers.append((name: "If-None-Match", value: "*"))
+        case .matches(let etag): headers.append((name: "If-Match", value: etag))
+        }
+        return headers
+    }
+
+    private static func sha256(ofFile path: String) throws(ObjectStorageError) -> (digest: [UInt8], size: Int) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .localFile(path: path, reason: "cannot be read to upload it")
+        }
+        defer { try? handle.close() }
+        var digest = SHA256()
+        var size = 0
+        while true {
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw .localFile(path: path, reason: "cannot be read to upload it: \(error.localizedDescription)")
+            }
+            if chunk.isEmpty { break }
+            size += chunk.count
+            chunk.withUnsafeBytes { digest.update($0) }
+        }
+        return (digest.finalize(), size)
     }
 
     /// The object, or nil when there is none at `key`.
@@ -88,7 +147,12 @@ public struct S3Client: Sendable {
     /// The answer when it is a success; nil for a missing key when `absentIsNil`; else the
     /// error the status and S3's `<Error>` document name.
     private func send(_ request: CurlS3Request, key: String, absentIsNil: Bool) throws(ObjectStorageError) -> CurlS3Request.Response? {
-        let response = try request.perform(region: settings.region, credentials: settings.credentials)
+        let response = try retry.run({ () throws(ObjectStorageError) -> CurlS3Request.Response in
+            let response = try request.perform(region: settings.region, credentials: settings.credentials)
+            // 429 and 5xx are thrown here so that they are tried again; the last is kept.
+            if response.status == 429 || response.status >= 500 { throw Self.error(of: response) }
+            return response
+        }, onRetry: onRetry)
         if (200..<300).contains(response.status) { return response }
         let document = Substring(String(decoding: response.body, as: UTF8.self))
         let code = S3XML.text(of: "Code", in: document) ?? ""
@@ -111,9 +175,17 @@ public struct S3Client: Sendable {
         }
     }
 
+    /// A 429 or 5xx answer as the error to retry on.
+    private static func error(of response: CurlS3Request.Response) -> ObjectStorageError {
+        let document = Substring(String(decoding: response.body, as: UTF8.self))
+        return .server(status: response.status, code: S3XML.text(of: "Code", in: document) ?? "", message: S3XML.text(of: "Message", in: document) ?? "")
+    }
+
     private func bucketExists() throws(ObjectStorageError) -> Bool {
         let url = "\(settings.endpoint)/\(S3URIEncoding.path(bucket))"
-        let response = try CurlS3Request(method: "HEAD", url: url).perform(region: settings.region, credentials: settings.credentials)
+        let response = try retry.run({ () throws(ObjectStorageError) in
+            try CurlS3Request(method: "HEAD", url: url).perform(region: settings.region, credentials: settings.credentials)
+        }, onRetry: onRetry)
         return (200..<300).contains(response.status)
     }
 }
