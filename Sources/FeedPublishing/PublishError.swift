@@ -16,6 +16,13 @@ public enum PublishError: Error, CustomStringConvertible, Equatable {
     case dataDirectory(DataDirectoryError)
     /// A file could not be read or written; the manifest is missing or not the publisher's.
     case storage(StorageError)
+    /// The root was changed by someone else between its reading and this publication's
+    /// commit: another publisher of this shard won. Nothing this one wrote is named by the
+    /// root; its intent stays for the next run to repair.
+    case rootChanged(location: String, detail: String)
+    /// The target itself refused or could not be reached (object storage: credentials, a
+    /// missing bucket, an endpoint that does not answer), said with what to fix.
+    case target(location: String, reason: String, kind: TargetFailure)
 
     public var description: String {
         switch self {
@@ -32,6 +39,17 @@ public enum PublishError: Error, CustomStringConvertible, Equatable {
             return error.description
         case .storage(let error):
             return error.description
+        case .rootChanged(let location, let detail):
+            return "\(location): the root was changed by another publisher while this one ran (\(detail)); nothing of this "
+                + "publication is named by it: run again to publish on top of the other"
+        case .target(let location, let reason, _):
+            return "cannot publish to \(location): \(reason)"
         }
     }
+}
+
+/// What kind of failure a target's was, for the exit status: the endpoint did not answer
+/// (69), the credentials were refused (77), the place does not exist (66), anything else (74).
+public enum TargetFailure: Sendable, Equatable {
+    case unreachable, denied, missing, other
 }

@@ -19,7 +19,7 @@ struct PublishCommand: ParsableCommand {
             files stay until the next one. Only changed databases are rewritten; a run with \
             nothing new writes nothing. Safe to run while rss-update writes.
 
-            \(ExitStatus.helpText(for: "rss-publish", codes: [0, 1, 64, 70, 75]))
+            \(ExitStatus.helpText(for: "rss-publish", codes: [0, 1, 64, 66, 69, 70, 74, 75, 77]))
             """,
         version: FeedmillVersion.current)
 
@@ -66,7 +66,8 @@ struct PublishCommand: ParsableCommand {
         let (data, publish) = context.publishConfiguration(full: full)
         try CommandRunner.run(context, now: publish.clock) { () throws(PublishError) in
             let catalog = try PublishRun.openCatalog(data)
-            let report = try PublishRun(data: data, configuration: publish, catalog: catalog)
+            let target = try PublicationTargetChoice.target(for: publish.outputDirectory)
+            let report = try PublishRun(data: data, configuration: publish, catalog: catalog, target: target)
                 .run(only: feeds.isEmpty ? nil : feeds, recover: recover)
             for line in report.recovery { context.logger.notice("\(line)") }
             for failure in report.failures {
