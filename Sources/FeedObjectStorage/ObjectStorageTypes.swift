@@ -22,6 +22,7 @@ public struct StoredObjectInfo: Sendable, Equatable {
 public struct StoredObject: Sendable, Equatable {
     public var etag: String
     public var contentType: String?
+    public var cacheControl: String? = nil
     public var body: [UInt8]
 }
 

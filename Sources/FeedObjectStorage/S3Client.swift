@@ -100,7 +100,9 @@ public struct S3Client: Sendable {
     public func get(_ key: String) throws(ObjectStorageError) -> StoredObject? {
         let response = try send(try request("GET", key: key), key: key, absentIsNil: true)
         guard let response else { return nil }
-        return StoredObject(etag: response.headers["etag"] ?? "", contentType: response.headers["content-type"], body: response.body)
+        return StoredObject(
+            etag: response.headers["etag"] ?? "", contentType: response.headers["content-type"], cacheControl: response.headers["cache-control"],
+            body: response.body)
     }
 
     /// The object's ETag and size, or nil when there is none at `key`.

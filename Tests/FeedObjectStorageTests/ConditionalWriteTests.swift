@@ -5,7 +5,7 @@ import Testing
 
 @Suite("conditional writes: how two publishers race for the root")
 struct ConditionalWriteTests {
-    @Test("If-None-Match: * creates once; If-Match takes only the version read", .enabled(if: S3TestServer.weedExecutable() != nil, "\(seaweedMissing)"))
+    @Test("If-None-Match: * creates once; If-Match takes only the version read", .enabled(if: S3TestServer.shouldRun, "\(seaweedMissing)"))
     func conditionsHold() throws {
         let server = try S3TestServer.start()
         defer { server.stop() }
@@ -29,7 +29,7 @@ struct ConditionalWriteTests {
         #expect(try s3.head("other.json") == nil)
     }
 
-    @Test("of eight writers creating the same root at once, exactly one wins", .enabled(if: S3TestServer.weedExecutable() != nil, "\(seaweedMissing)"))
+    @Test("of eight writers creating the same root at once, exactly one wins", .enabled(if: S3TestServer.shouldRun, "\(seaweedMissing)"))
     func racingCreatesHaveOneWinner() throws {
         let server = try S3TestServer.start()
         defer { server.stop() }

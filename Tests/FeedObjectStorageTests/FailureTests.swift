@@ -5,7 +5,7 @@ import Testing
 
 @Suite("failures a publisher must tell apart")
 struct FailureTests {
-    @Test("a wrong secret or an unknown key is wrong credentials; a missing bucket is named", .enabled(if: S3TestServer.weedExecutable() != nil, "\(seaweedMissing)"))
+    @Test("a wrong secret or an unknown key is wrong credentials; a missing bucket is named", .enabled(if: S3TestServer.shouldRun, "\(seaweedMissing)"))
     func refusedRequests() throws {
         let server = try S3TestServer.start()
         defer { server.stop() }

@@ -12,7 +12,9 @@ import Glibc
 /// not check is in docs/s3-object-storage.md.
 ///
 /// `Scripts/setup-debian` installs the pinned `weed` under the user's cache; a test that needs
-/// it skips with `S3TestServer.Unavailable` where it is missing. The bucket is made with the
+/// it is skipped where it is missing (``shouldRun``), except where the S3 tests are required
+/// (CI: `CI` or `FEEDMILL_REQUIRE_S3` set, as `.ci/run` does): there it runs and fails with
+/// `S3TestServer.Unavailable`. The bucket is made with the
 /// `curl` command (`--aws-sigv4`), so this support code signs nothing itself.
 ///
 /// `@unchecked Sendable`: every stored property is a constant but `process`, which only
@@ -52,6 +54,25 @@ public final class S3TestServer: @unchecked Sendable {
         ]
     }
 
+    /// Whether the S3 tests must run here even without `weed` (and then fail): under CI (`CI`
+    /// set to anything but `0`/`false`) or with `FEEDMILL_REQUIRE_S3=1`.
+    public static var isRequired: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        func on(_ name: String) -> Bool {
+            guard let value = environment[name]?.lowercased(), !value.isEmpty else { return false }
+            return value != "0" && value != "false" && value != "no"
+        }
+        return on("CI") || on("FEEDMILL_REQUIRE_S3")
+    }
+
+    /// For `.enabled(if:)`: a test needing the server runs where `weed` is, or where it is
+    /// required (and then fails without it, rather than being skipped).
+    public static var shouldRun: Bool { isRequired || weedExecutable() != nil }
+
+    /// The bucket as an anonymous HTTP client (an app, `rss-pull`) reads it, with a trailing
+    /// slash; readable only when the server was started with `anonymousRead`.
+    public var publicBaseURL: String { "\(endpoint)/\(bucket)/" }
+
     /// The pinned version `Scripts/setup-debian` installs, found where it puts it, or
     /// `FEEDMILL_TEST_WEED`, or `weed` on `PATH`.
     public static func weedExecutable() -> String? {
@@ -66,17 +87,19 @@ public final class S3TestServer: @unchecked Sendable {
 
     /// Starts a server with `bucket` made. A port taken between choosing it and the server
     /// binding it costs one more try with fresh ports.
-    public static func start(bucket: String = "feedmill-test") throws -> S3TestServer {
+    /// With `anonymousRead`, anyone may GET (not list, not write) the bucket's objects over plain
+    /// HTTP, as a public bucket behind a CDN serves apps.
+    public static func start(bucket: String = "feedmill-test", anonymousRead: Bool = false) throws -> S3TestServer {
         guard let weed = weedExecutable() else { throw Unavailable.toolMissing("weed (SeaweedFS) not found") }
         guard InstalledTool.exists("curl") else { throw Unavailable.toolMissing("curl not found") }
         var lastError = Unavailable.didNotStart("no attempt")
         for _ in 0..<3 {
-            do { return try S3TestServer(weed: weed, bucket: bucket) } catch let error as Unavailable { lastError = error }
+            do { return try S3TestServer(weed: weed, bucket: bucket, anonymousRead: anonymousRead) } catch let error as Unavailable { lastError = error }
         }
         throw lastError
     }
 
-    private init(weed: String, bucket: String) throws {
+    private init(weed: String, bucket: String, anonymousRead: Bool) throws {
         self.bucket = bucket
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("feedmill-s3-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
@@ -85,7 +108,8 @@ public final class S3TestServer: @unchecked Sendable {
         endpoint = "http://127.0.0.1:\(ports[6])"
         do {
             let identities = dataDirectory.appendingPathComponent("s3.json")
-            try Self.identitiesJSON(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey).write(to: identities)
+            try Self.identitiesJSON(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey, anonymousReadOf: anonymousRead ? bucket : nil)
+                .write(to: identities)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [weed] + Self.arguments(directory: dataDirectory.path, identities: identities.path, ports: ports)
@@ -194,13 +218,16 @@ public final class S3TestServer: @unchecked Sendable {
     }
 
     /// One identity with every action: SeaweedFS then refuses any other key or a wrong secret.
-    private static func identitiesJSON(accessKeyID: String, secretAccessKey: String) throws -> Data {
+    /// SeaweedFS's `anonymous` identity, when given, may only read the objects of one bucket.
+    private static func identitiesJSON(accessKeyID: String, secretAccessKey: String, anonymousReadOf bucket: String?) throws -> Data {
         let identity: [String: Any] = [
             "name": "feedmill-test",
             "credentials": [["accessKey": accessKeyID, "secretKey": secretAccessKey]],
             "actions": ["Admin", "Read", "Write", "List", "Tagging"],
         ]
-        return try JSONSerialization.data(withJSONObject: ["identities": [identity]])
+        var identities = [identity]
+        if let bucket { identities.append(["name": "anonymous", "actions": ["Read:\(bucket)"]]) }
+        return try JSONSerialization.data(withJSONObject: ["identities": identities])
     }
 
     /// Ports free now: all held open together so they differ, then released for the server.
