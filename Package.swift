@@ -146,12 +146,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // Against a real SeaweedFS on 127.0.0.1 (TestSupport's S3TestServer).
-        .testTarget(name: "FeedObjectStorageTests", dependencies: ["FeedObjectStorage", "TestSupport"]),
+        .testTarget(name: "FeedObjectStorageTests", dependencies: ["FeedObjectStorage", "FeedBasics", "TestSupport"]),
         // The S3 target against SeaweedFS, and rss-publish --out s3:// run as an operator would.
         .testTarget(
             name: "FeedPublishingObjectStorageTests",
             dependencies: [
-                "FeedPublishingObjectStorage", "FeedObjectStorage", "FeedPublishing", "FeedStorage", "FeedModel", "FeedBasics",
+                "FeedPublishingObjectStorage", "FeedObjectStorage", "FeedPublishing", "FeedStorage", "FeedBasics",
                 "TestSupport", "PipelineTestSupport",
             ]),
         .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "FeedBasics", "CCurl", "TestSupport"]),
