@@ -16,12 +16,12 @@ public enum PublishError: Error, CustomStringConvertible, Equatable {
     case dataDirectory(DataDirectoryError)
     /// A file could not be read or written; the manifest is missing or not the publisher's.
     case storage(StorageError)
-    /// The root was changed by someone else between its reading and this publication's
-    /// commit: another publisher of this shard won. Nothing this one wrote is named by the
-    /// root; its intent stays for the next run to repair.
+    /// The root (`manifest.json`) changed between the start of this publication and its
+    /// commit, in this shard's entry: another publisher published this shard meanwhile. The
+    /// root was not written; the next run repairs what this one wrote (its intent is kept).
     case rootChanged(location: String, detail: String)
-    /// The target itself refused or could not be reached (object storage: credentials, a
-    /// missing bucket, an endpoint that does not answer), said with what to fix.
+    /// The target refused or failed an operation (object storage: a network error, a denied
+    /// request, a missing bucket); nothing half-done is visible to clients.
     case target(location: String, reason: String, kind: TargetFailure)
 
     public var description: String {
@@ -40,16 +40,31 @@ public enum PublishError: Error, CustomStringConvertible, Equatable {
         case .storage(let error):
             return error.description
         case .rootChanged(let location, let detail):
-            return "\(location): the root was changed by another publisher while this one ran (\(detail)); nothing of this "
-                + "publication is named by it: run again to publish on top of the other"
-        case .target(let location, let reason, _):
-            return "cannot publish to \(location): \(reason)"
+            return "\(location): the root changed while this publication ran (\(detail)); nothing was committed, "
+                + "and the next rss-publish repairs what this one wrote"
+        case .target(let location, let reason, let kind):
+            return "\(location): \(kind.description): \(reason)"
         }
     }
 }
 
-/// What kind of failure a target's was, for the exit status: the endpoint did not answer
-/// (69), the credentials were refused (77), the place does not exist (66), anything else (74).
-public enum TargetFailure: Sendable, Equatable {
-    case unreachable, denied, missing, other
+/// Why a target operation failed, as far as the publication tells apart what an operator does
+/// about it: wait and retry, fix the permissions, create what is missing, or look closer.
+public enum TargetFailure: Sendable, Equatable, CustomStringConvertible {
+    /// Could not be reached (a refused connection, a timeout, retries exhausted on 5xx).
+    case unreachable
+    /// Refused for lack of rights (wrong credentials, a denied request).
+    case denied
+    /// What the target is in is not there (a missing bucket).
+    case missing
+    case other
+
+    public var description: String {
+        switch self {
+        case .unreachable: "unreachable"
+        case .denied: "access denied"
+        case .missing: "not found"
+        case .other: "failed"
+        }
+    }
 }
