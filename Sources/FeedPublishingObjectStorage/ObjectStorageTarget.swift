@@ -90,8 +90,13 @@ public struct ObjectStorageTarget: PublicationTarget {
         return names
     }
 
+    /// An immutable name is answered from the listing taken with the lock and this
+    /// publication's own uploads and deletions (only the shard that wrote such a name ever
+    /// deletes it), so asking about every feed's earlier snapshot costs no request; any other
+    /// name, or any name before a listing, is asked with a HEAD.
     public func serves(_ name: String) -> Bool {
-        (try? client.head(place.key(name))).flatMap { $0 } != nil
+        if ObjectHeaders.isImmutable(name), let listed = state.isListed(name) { return listed }
+        return (try? client.head(place.key(name))).flatMap { $0 } != nil
     }
 
     /// Object storage has neither links nor directories at a name: an object is a plain file.
@@ -215,7 +220,7 @@ public struct ObjectStorageTarget: PublicationTarget {
     /// Deletes the object at `name` (only ever a name the publisher recorded as its own);
     /// `true` when one was there.
     public func delete(_ name: String) -> Bool {
-        guard serves(name) else { return false }
+        guard (try? client.head(place.key(name))).flatMap({ $0 }) != nil else { return false }
         do { try client.delete(place.key(name)) } catch { return false }
         state.remove(name)
         return true

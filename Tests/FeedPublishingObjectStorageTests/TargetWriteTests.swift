@@ -95,6 +95,7 @@ struct TargetWriteTests {
         do {
             let hold = try rerun.lock(for: .all, lease: .seconds(60))
             #expect(try !rerun.putImmutable(snapshot, as: name))
+            #expect(rerun.serves(name) && !rerun.serves(contentName(Array("never".utf8), feed: 4)))
             // Put by someone after the listing: the conditional upload is refused, nothing replaced.
             let late = contentName(Array("late".utf8), feed: 2)
             try bystander(server).put("site/" + late, Array("late".utf8))
@@ -103,6 +104,7 @@ struct TargetWriteTests {
             withExtendedLifetime(hold) {}
             let uploads = relay.exchanges.filter { $0.method == "PUT" && !$0.path.contains(".feedmill-lock") }
             #expect(uploads.map(\.status) == [412, 200], "\(uploads)")
+            #expect(!relay.exchanges.contains { $0.method == "HEAD" }, "immutable names are answered from the listing")
             #expect(rerun.immutableUploads == 1)
         }
     }
