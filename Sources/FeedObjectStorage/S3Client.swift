@@ -1,5 +1,6 @@
 import FeedBasics
 import Foundation
+import Synchronization
 
 /// The verbs a publisher needs from one S3-compatible bucket: put (optionally conditional),
 /// get, head, delete and list, each one signed request through libcurl. Addresses are
@@ -12,6 +13,9 @@ public struct S3Client: Sendable {
     public let retry: RetryPolicy
     /// Hears of every retry: the failure, the try that failed (1-based) and the pause.
     public let onRetry: @Sendable (ObjectStorageError, Int, Duration) -> Void
+    /// Whether the bucket is known to exist (a request succeeded): then a HEAD's bodiless 404
+    /// is a missing key without asking the bucket again.
+    private let bucketSeen: BucketSeen
 
     public init(
         settings: ObjectStorageSettings, bucket: String, retry: RetryPolicy = .standard,
@@ -21,11 +25,20 @@ public struct S3Client: Sendable {
         self.bucket = bucket
         self.retry = retry
         self.onRetry = onRetry
+        bucketSeen = BucketSeen()
+    }
+
+    private init(_ other: S3Client, retry: RetryPolicy) {
+        settings = other.settings
+        bucket = other.bucket
+        self.retry = retry
+        onRetry = other.onRetry
+        bucketSeen = other.bucketSeen
     }
 
     /// The same bucket with another retry policy.
     public func retrying(_ policy: RetryPolicy) -> S3Client {
-        S3Client(settings: settings, bucket: bucket, retry: policy, onRetry: onRetry)
+        S3Client(self, retry: policy)
     }
 
     /// Uploads `body` with its SHA-256 as `x-amz-checksum-sha256`, which the server checks
@@ -155,7 +168,10 @@ public struct S3Client: Sendable {
             if response.status == 429 || response.status >= 500 { throw Self.error(of: response) }
             return response
         }, onRetry: onRetry)
-        if (200..<300).contains(response.status) { return response }
+        if (200..<300).contains(response.status) {
+            bucketSeen.seen()
+            return response
+        }
         let document = Substring(String(decoding: response.body, as: UTF8.self))
         let code = S3XML.text(of: "Code", in: document) ?? ""
         let message = S3XML.text(of: "Message", in: document) ?? ""
@@ -167,7 +183,11 @@ public struct S3Client: Sendable {
         case (404, "NoSuchBucket"): throw .missingBucket(bucket)
         // A HEAD has no body to say which is missing: ask the bucket.
         case (404, "") where request.method == "HEAD":
-            if absentIsNil, try bucketExists() { return nil }
+            if absentIsNil, bucketSeen.known { return nil }
+            if absentIsNil, try bucketExists() {
+                bucketSeen.seen()
+                return nil
+            }
             throw .missingBucket(bucket)
         case (404, _) where absentIsNil: return nil
         // 409 ConditionalRequestConflict: AWS's answer when another conditional write to the
@@ -190,4 +210,11 @@ public struct S3Client: Sendable {
         }, onRetry: onRetry)
         return (200..<300).contains(response.status)
     }
+}
+
+/// Shared by the copies of a client: set once a request to the bucket has succeeded.
+private final class BucketSeen: Sendable {
+    private let flag = Mutex(false)
+    func seen() { flag.withLock { $0 = true } }
+    var known: Bool { flag.withLock { $0 } }
 }

@@ -105,6 +105,9 @@ struct TargetWriteTests {
             let uploads = relay.exchanges.filter { $0.method == "PUT" && !$0.path.contains(".feedmill-lock") }
             #expect(uploads.map(\.status) == [412, 200], "\(uploads)")
             #expect(!relay.exchanges.contains { $0.method == "HEAD" }, "immutable names are answered from the listing")
+            let names = try rerun.names(), again = try rerun.names()
+            #expect(names.contains(name) && names.contains(contentName(Array("new".utf8), feed: 3)) && names == again)
+            #expect(relay.exchanges.filter { $0.path.contains("list-type=2") }.count == 1, "one listing per lock, kept up to date")
             #expect(rerun.immutableUploads == 1)
         }
     }
