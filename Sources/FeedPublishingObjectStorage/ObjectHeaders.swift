@@ -44,6 +44,13 @@ enum ObjectHeaders {
         }
     }
 
+    /// `feed_<id>.sqlite`: a feed's stable name, written only by the shard that owns the feed.
+    static func isFeedStableName(_ name: String) -> Bool {
+        guard name.hasPrefix("feed_"), name.hasSuffix(".sqlite") else { return false }
+        let id = name.dropFirst(5).dropLast(7)
+        return !id.isEmpty && id.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
     /// `feed_<id>.json`.
     static func isPointer(_ name: String) -> Bool {
         guard name.hasPrefix("feed_"), name.hasSuffix(".json") else { return false }

@@ -86,16 +86,16 @@ public struct ObjectStorageTarget: PublicationTarget {
     /// one request per 1,000 names (3,000 requests for a million feeds), so a publication
     /// lists once however often it asks. Without the lock, a fresh paginated listing.
     public func names() throws(PublishError) -> [String] {
-        if state.currentHold() != nil, let listed = state.listedNames { return listed.sorted() }
+        if state.currentHold() != nil, let listed = state.listedNames { return listed.keys.sorted() }
         return try listNames()
     }
 
     private func listNames() throws(PublishError) -> [String] {
         let objects: [StoredObjectInfo]
         do { objects = try client.list(prefix: place.listingPrefix) } catch { throw failure.publishError(error) }
-        let names = objects.compactMap { place.name(ofKey: $0.key) }
-        state.listed(names)
-        return names
+        let named = objects.compactMap { object in place.name(ofKey: object.key).map { ($0, object.etag) } }
+        state.listed(named)
+        return named.map(\.0)
     }
 
     /// An immutable name is answered from the listing taken with the lock and this
@@ -136,8 +136,11 @@ public struct ObjectStorageTarget: PublicationTarget {
 
     public func put(_ bytes: [UInt8], as name: String) throws(PublishError) {
         try renewLock()
-        do { try client.put(place.key(name), bytes, options: ObjectHeaders.options(for: name)) } catch { throw failure.publishError(error) }
-        state.add(name)
+        do {
+            state.add(name, etag: try client.put(place.key(name), bytes, options: ObjectHeaders.options(for: name)))
+        } catch {
+            throw failure.publishError(error)
+        }
     }
 
     /// A fresh path in this publication's scratch directory (removed with the lock).
@@ -151,14 +154,14 @@ public struct ObjectStorageTarget: PublicationTarget {
     public func putImmutable(fileAt path: String, as name: String) throws(PublishError) -> Bool {
         defer { unlink(path) }
         return try putImmutable(name) { () throws(ObjectStorageError) in
-            _ = try client.put(place.key(name), fileAt: path, options: ObjectHeaders.options(for: name, condition: .absent))
+            try client.put(place.key(name), fileAt: path, options: ObjectHeaders.options(for: name, condition: .absent))
         }
     }
 
     @discardableResult
     public func putImmutable(_ bytes: [UInt8], as name: String) throws(PublishError) -> Bool {
         try putImmutable(name) { () throws(ObjectStorageError) in
-            _ = try client.put(place.key(name), bytes, options: ObjectHeaders.options(for: name, condition: .absent))
+            try client.put(place.key(name), bytes, options: ObjectHeaders.options(for: name, condition: .absent))
         }
     }
 
@@ -166,7 +169,7 @@ public struct ObjectStorageTarget: PublicationTarget {
     /// *`), so a name that appeared since (a racing shard's identical catalog snapshot, or an
     /// earlier try whose answer was lost) is not written twice. Without a listing (no lock
     /// taken) a HEAD asks first.
-    private func putImmutable(_ name: String, upload: () throws(ObjectStorageError) -> Void) throws(PublishError) -> Bool {
+    private func putImmutable(_ name: String, upload: () throws(ObjectStorageError) -> String) throws(PublishError) -> Bool {
         switch state.isListed(name) {
         case .some(true): return false
         case .some(false): break
@@ -174,14 +177,13 @@ public struct ObjectStorageTarget: PublicationTarget {
         }
         try renewLock()
         do {
-            try upload()
+            state.add(name, etag: try upload())
         } catch .preconditionFailed {
-            state.add(name)
+            state.add(name, etag: nil)
             return false
         } catch {
             throw failure.publishError(error)
         }
-        state.add(name)
         state.countUpload()
         return true
     }
@@ -197,7 +199,7 @@ public struct ObjectStorageTarget: PublicationTarget {
         let condition: WriteCondition = expecting.token.map { .matches(etag: $0) } ?? .absent
         do {
             let etag = try client.put(place.key(name), bytes, options: ObjectHeaders.options(for: name, condition: condition))
-            state.add(name)
+            state.add(name, etag: etag)
             return RootVersion(token: etag)
         } catch .preconditionFailed {
             if let current = (try? client.get(place.key(name))).flatMap({ $0 }), current.body == bytes {
@@ -211,20 +213,39 @@ public struct ObjectStorageTarget: PublicationTarget {
     }
 
     /// Copies `file`'s bytes to the stable name `name` (S3 has no links): downloaded to the
-    /// scratch directory and uploaded. `false` when `name` already has those bytes (same
-    /// ETag) or `file` is not there.
+    /// scratch directory and uploaded. `false` when `name` already has those bytes (the same
+    /// ETag: S3's is the MD5 of a single-part upload) or `file` is not there. The ETags come
+    /// from the listing and this target's writes where they are authoritative (an immutable
+    /// `file`; a feed's stable name, which only its shard writes), else from a HEAD: an
+    /// unchanged feed costs no request.
     public func alias(_ name: String, to file: String) throws(PublishError) -> Bool {
+        let sourceETag: String
+        let currentETag: String?
         do {
-            guard let source = try client.head(place.key(file)) else { return false }
-            if let current = try client.head(place.key(name)), current.etag == source.etag, !source.etag.isEmpty { return false }
+            if ObjectHeaders.isImmutable(file), let known = state.knownETag(file) {
+                guard let known else { return false }
+                sourceETag = known
+            } else {
+                guard let source = try client.head(place.key(file)) else { return false }
+                sourceETag = source.etag
+            }
+            if ObjectHeaders.isFeedStableName(name), let known = state.knownETag(name) {
+                currentETag = known
+            } else {
+                currentETag = try client.head(place.key(name))?.etag
+            }
         } catch {
             throw failure.publishError(error)
         }
+        if !sourceETag.isEmpty, currentETag == sourceETag { return false }
         let path = try localCopy(of: file)
         defer { unlink(path) }
         try renewLock()
-        do { try client.put(place.key(name), fileAt: path, options: ObjectHeaders.options(for: name)) } catch { throw failure.publishError(error) }
-        state.add(name)
+        do {
+            state.add(name, etag: try client.put(place.key(name), fileAt: path, options: ObjectHeaders.options(for: name)))
+        } catch {
+            throw failure.publishError(error)
+        }
         return true
     }
 
@@ -249,7 +270,9 @@ public struct ObjectStorageTarget: PublicationTarget {
 /// listed, the lock held, the scratch directory.
 final class TargetState: Sendable {
     private struct Contents {
-        var listed: Set<String>?
+        /// Names listed with the lock, and written since, with their ETags (nil: not known,
+        /// as for an upload refused because the name was there).
+        var listed: [String: String?]?
         weak var hold: ObjectStorageLockHold?
         var scratch: String?
         var scratchCount = 0
@@ -259,12 +282,23 @@ final class TargetState: Sendable {
 
     private let contents = Mutex(Contents())
 
-    func listed(_ names: [String]) { contents.withLock { $0.listed = Set(names) } }
+    func listed(_ names: [(String, String)]) {
+        contents.withLock { $0.listed = Dictionary(names.map { ($0.0, Optional($0.1)) }, uniquingKeysWith: { $1 }) }
+    }
     /// nil: nothing listed yet.
-    func isListed(_ name: String) -> Bool? { contents.withLock { $0.listed.map { $0.contains(name) } } }
-    var listedNames: Set<String>? { contents.withLock { $0.listed } }
-    func add(_ name: String) { contents.withLock { _ = $0.listed?.insert(name) } }
-    func remove(_ name: String) { contents.withLock { _ = $0.listed?.remove(name) } }
+    func isListed(_ name: String) -> Bool? { contents.withLock { $0.listed.map { $0[name] != nil } } }
+    /// nil: unknown (nothing listed, or its ETag unknown); .some(nil): known absent.
+    func knownETag(_ name: String) -> String?? {
+        contents.withLock { contents -> String?? in
+            guard let listed = contents.listed else { return nil }
+            guard let entry = listed[name] else { return .some(nil) }
+            guard let etag = entry, !etag.isEmpty else { return nil }
+            return .some(etag)
+        }
+    }
+    var listedNames: [String: String?]? { contents.withLock { $0.listed } }
+    func add(_ name: String, etag: String?) { contents.withLock { if $0.listed != nil { $0.listed?[name] = .some(etag) } } }
+    func remove(_ name: String) { contents.withLock { _ = $0.listed?.removeValue(forKey: name) } }
     func hold(_ hold: ObjectStorageLockHold) { contents.withLock { $0.hold = hold } }
     func currentHold() -> ObjectStorageLockHold? { contents.withLock { $0.hold } }
     func countUpload() { contents.withLock { $0.uploads += 1 } }

@@ -92,19 +92,24 @@ struct TargetWriteTests {
         // A rerun (a new process): the listing at lock time knows it; no request at all.
         relay.clear()
         let rerun = try target(server, endpoint: relay.endpoint)
+        var late = ""
         do {
             let hold = try rerun.lock(for: .all, lease: .seconds(60))
             #expect(try !rerun.putImmutable(snapshot, as: name))
             #expect(rerun.serves(name) && !rerun.serves(contentName(Array("never".utf8), feed: 4)))
+            // A stable name: copied once; then known to serve those bytes, by the ETags at hand.
+            #expect(try rerun.alias("feed_1.sqlite", to: name))
+            #expect(try !rerun.alias("feed_1.sqlite", to: name))
             // Put by someone after the listing: the conditional upload is refused, nothing replaced.
-            let late = contentName(Array("late".utf8), feed: 2)
+            late = contentName(Array("late".utf8), feed: 2)
             try bystander(server).put("site/" + late, Array("late".utf8))
             #expect(try !rerun.putImmutable(Array("late".utf8), as: late))
             #expect(try rerun.putImmutable(Array("new".utf8), as: contentName(Array("new".utf8), feed: 3)))
             withExtendedLifetime(hold) {}
             let uploads = relay.exchanges.filter { $0.method == "PUT" && !$0.path.contains(".feedmill-lock") }
-            #expect(uploads.map(\.status) == [412, 200], "\(uploads)")
-            #expect(!relay.exchanges.contains { $0.method == "HEAD" }, "immutable names are answered from the listing")
+            #expect(uploads.map(\.path) == ["/\(server.bucket)/site/feed_1.sqlite", "/\(server.bucket)/site/\(late)", "/\(server.bucket)/site/\(contentName(Array("new".utf8), feed: 3))"])
+            #expect(uploads.map(\.status) == [200, 412, 200], "the stable copy, the late name refused, the new name")
+            #expect(!relay.exchanges.contains { $0.method == "HEAD" }, "immutable names and feeds' stable names are answered from the listing and the writes")
             let names = try rerun.names(), again = try rerun.names()
             #expect(names.contains(name) && names.contains(contentName(Array("new".utf8), feed: 3)) && names == again)
             #expect(relay.exchanges.filter { $0.path.contains("list-type=2") }.count == 1, "one listing per lock, kept up to date")
