@@ -23,6 +23,8 @@ public final class S3RequestRelay: @unchecked Sendable {
         public let status: Int
         /// True when the relay answered instead of the server.
         public let refusedByRelay: Bool
+        /// The order in which the requests arrived (their answers may end in another).
+        let sequence: Int
     }
 
     public let endpoint: String
@@ -34,6 +36,7 @@ public final class S3RequestRelay: @unchecked Sendable {
     private var running = true
     private var pause: Double = 0
     private var inFlight = 0
+    private var arrivals = 0
 
     /// Relays to `upstream` (`http://127.0.0.1:PORT`).
     public init(upstream: String) throws {
@@ -72,7 +75,7 @@ public final class S3RequestRelay: @unchecked Sendable {
     /// lasts long enough for a test to meet it midway.
     public func delayEachRequest(by seconds: Double) { lock.lock(); pause = seconds; lock.unlock() }
 
-    /// Every request so far, in the order they ended; waits (at most 5 s) for the
+    /// Every request so far, in the order they arrived; waits (at most 5 s) for the
     /// connections still open to end, so a request the client has had its answer to is there.
     public var exchanges: [Exchange] {
         let deadline = Date().addingTimeInterval(5)
@@ -85,7 +88,7 @@ public final class S3RequestRelay: @unchecked Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
-        return log
+        return log.sorted { $0.sequence < $1.sequence }
     }
 
     /// Forgets the requests so far and the refusals still planned.
@@ -119,11 +122,12 @@ public final class S3RequestRelay: @unchecked Sendable {
         let path = requestLine.count > 1 ? String(requestLine[1]) : ""
         let checksum = lines.first { $0.lowercased().hasPrefix("x-amz-checksum-sha256:") }
             .map { $0.dropFirst("x-amz-checksum-sha256:".count).trimmingCharacters(in: .whitespaces) }
+        let sequence: Int = { lock.lock(); defer { lock.unlock() }; arrivals += 1; return arrivals }()
         if let status = nextFailure() {
             let body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>SlowDown</Code><Message>relay says \(status)</Message></Error>"
             let answer = "HTTP/1.1 \(status) Relay Refusal\r\nContent-Type: application/xml\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
             _ = answer.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-            record(Exchange(method: method, path: path, checksum: checksum, status: status, refusedByRelay: true))
+            record(Exchange(method: method, path: path, checksum: checksum, status: status, refusedByRelay: true, sequence: sequence))
             return
         }
         let wait: Double = { lock.lock(); defer { lock.unlock() }; return pause }()
@@ -138,7 +142,7 @@ public final class S3RequestRelay: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0, Self.sendAll(upstream, head) else {
-            record(Exchange(method: method, path: path, checksum: checksum, status: 0, refusedByRelay: false))
+            record(Exchange(method: method, path: path, checksum: checksum, status: 0, refusedByRelay: false, sequence: sequence))
             return
         }
         // The rest of the request (a body) flows on its own thread; the answer on this one.
@@ -162,7 +166,7 @@ public final class S3RequestRelay: @unchecked Sendable {
         }
         shutdown(client, Int32(SHUT_RDWR))
         done.wait()
-        record(Exchange(method: method, path: path, checksum: checksum, status: Self.finalStatus(answerStart), refusedByRelay: false))
+        record(Exchange(method: method, path: path, checksum: checksum, status: Self.finalStatus(answerStart), refusedByRelay: false, sequence: sequence))
     }
 
     /// The first status of the answer that is not 1xx (`100 Continue` comes before it).
