@@ -71,7 +71,7 @@ public enum ExitStatus {
             code: busy, name: "busy", meaning: "another run holds the data directory",
             byCommand: [
                 "rss-publish": "another rss-publish holds the output directory, or committed the root of this shard first "
-                    + "(nothing was committed; the next run repairs)"
+                    + "(nothing was committed, and the next run repairs what it wrote)"
             ]),
         Entry(
             code: noPermission, name: "target-denied", meaning: "the publication's target refused access (wrong credentials)",

@@ -13,7 +13,10 @@ extension CommandContext {
         publish.title = settings[Settings.title]
         publish.full = full
         publish.shard = settings[Settings.shard]
-        publish.retireAfter = Int64(settings[Settings.retireAfter].value)
+        // Unset, the grace period follows the target: none for a directory, an hour for a bucket.
+        publish.retireAfter = settings.shown(Settings.retireAfter).source == .defaultValue
+            ? Int64(PublicationTargetChoice.defaultRetireAfter(for: publish.outputDirectory))
+            : Int64(settings[Settings.retireAfter].value)
         if let now = fixedNow { publish.fixClock(at: now) }
         return (DataDirectory(settings[Settings.dataDirectory]), publish)
     }

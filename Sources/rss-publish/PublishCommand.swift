@@ -80,7 +80,8 @@ struct PublishCommand: ParsableCommand {
         let (data, publish) = context.publishConfiguration(full: full)
         try CommandRunner.run(context, now: publish.clock) { () throws(PublishError) in
             let catalog = try PublishRun.openCatalog(data)
-            let report = try PublishRun(data: data, configuration: publish, catalog: catalog)
+            let target = try PublicationTargetChoice.target(for: publish.outputDirectory)
+            let report = try PublishRun(data: data, configuration: publish, catalog: catalog, target: target)
                 .run(only: feeds.isEmpty ? nil : feeds, recover: recover)
             for line in report.recovery { context.logger.notice("\(line)") }
             for failure in report.failures {

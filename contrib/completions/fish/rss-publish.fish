@@ -77,7 +77,7 @@ function __rss-publish_custom_completion
 end
 
 complete -c 'rss-publish' -f
-complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" out' -l 'out' -d 'The publish directory. (default: ./publish; env FEEDMILL_PUBLISH_DIR)' -rfa '(__rss-publish_complete_directories)'
+complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" out' -l 'out' -d 'The publish directory, or s3://bucket/prefix for S3-compatible object storage (endpoint, region and credentials from the AWS_* variables and ~/.aws files). (default: ./publish; env FEEDMILL_PUBLISH_DIR)' -rfa '(__rss-publish_complete_directories)'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" data-dir' -l 'data-dir' -d 'Directory holding all_feeds.sqlite and the feed_<id>.sqlite files. (default: ./data; env FEEDMILL_DATA_DIR)' -rfa '(__rss-publish_complete_directories)'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish"' -l 'feed' -d 'Publish only this feed (repeatable); others are carried over.' -rfka ''
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" deltas' -l 'deltas' -d 'Earlier versions of each feed kept, each with a delta to the current one (0-50). (default: 3; env FEEDMILL_DELTAS)' -rfka ''

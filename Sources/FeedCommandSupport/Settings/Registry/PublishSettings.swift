@@ -6,7 +6,8 @@
 extension Settings {
     public static let publishDirectory = Setting(
         "out", environment: "FEEDMILL_PUBLISH_DIR", type: .text, default: "./publish", valueName: "dir",
-        "The publish directory.")
+        "The publish directory, or s3://bucket/prefix for S3-compatible object storage (endpoint, region and credentials "
+            + "from the AWS_* variables and ~/.aws files).")
 
     public static let deltas = Setting(
         "deltas", type: .wholeNumber(in: 0...50), default: 3, valueName: "n",
