@@ -280,6 +280,19 @@ struct ContractTests {
             try FileManager.default.moveItem(atPath: publish.outPath + "/" + file, toPath: publish.outPath + "/" + name)
             restated[file] = (name, digest, bytes.count)
         }
+        // Its deltas were of that schema too.
+        for file in Set(old.feeds.flatMap({ $0.deltas.map(\.file) })) {
+            let path = publish.outPath + "/" + file
+            var delta = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            delta["schema_version"] = older
+            let bytes = try JSONSerialization.data(withJSONObject: delta, options: [.sortedKeys])
+            let digest = SHA256.hexDigest([UInt8](bytes))
+            let feedID = try #require(file.split(separator: ".").first)
+            let name = "\(feedID).\(digest).delta.json"
+            try bytes.write(to: URL(fileURLWithPath: publish.outPath + "/" + name))
+            try FileManager.default.removeItem(atPath: path)
+            restated[file] = (name, digest, bytes.count)
+        }
         try Self.editRecord(in: publish.outPath) { object in
             var feeds = object["feeds"] as? [[String: Any]] ?? []
             for index in feeds.indices { feeds[index]["schema_version"] = older }
