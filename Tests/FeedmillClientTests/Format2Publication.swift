@@ -1,5 +1,5 @@
-import FeedBasics
 import Foundation
+import PipelineTestSupport
 import TestSupport
 
 /// The publication the client tests serve: publication format 2 (SPEC-41 §2–4) made from what
@@ -38,7 +38,7 @@ final class Format2Publication {
             return
         }
         let record = try Data(contentsOf: URL(fileURLWithPath: source + "/manifest.json"))
-        let recordHex = SHA256.hexDigest([UInt8](record))
+        guard let recordHex = sha256(ofFile: source + "/manifest.json") else { throw FixtureProblem("no manifest.json") }
         let recordName = "publisher.1of1.\(recordHex).json"
         let publication = String(recordHex.prefix(16))
         try record.write(to: URL(fileURLWithPath: path + "/" + recordName))

@@ -1,4 +1,3 @@
-import FeedBasics
 import FeedmillClient
 import Foundation
 import PipelineTestSupport
