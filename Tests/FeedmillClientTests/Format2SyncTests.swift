@@ -108,6 +108,23 @@ struct Format2SyncTests {
         try expectFolder(fixture, holds: published, following: [1, 2, 4])
     }
 
+    /// Pointers are asked for a few at a time: a slow server costs a sync a few round trips,
+    /// not one per feed, and never more than `pointerConcurrency` requests at once.
+    @Test func pointersAreFetchedAFewAtATime() async throws {
+        let fixture = try ClientFixture(feeds: 12, items: 1)
+        let published = try fixture.publish()
+        fixture.server.respond { path, bytes in
+            guard path.hasPrefix("/feed_"), path.hasSuffix(".json"), let bytes else { return nil }
+            return .init(headers: [("ETag", StaticDirectoryServer.etag(of: bytes))], body: bytes, delay: 0.3)
+        }
+        let report = try await fixture.sync()
+        #expect(report.problems.isEmpty && report.fullDownloads.count == 13)
+        // Each pointer is held 0.3 s: fetched one by one, no two would ever be in flight at once.
+        // (Counted, not timed: tests run in parallel.)
+        #expect(fixture.server.peakInFlight > 1 && fixture.server.peakInFlight <= 8, "\(fixture.server.peakInFlight)")
+        try expectFolder(fixture, holds: published)
+    }
+
     /// A pointer that says it is another feed's, or names another feed's file, or a file
     /// outside the publication's names: refused, the local file kept, the other feeds synced.
     @Test(arguments: ["feedid", "file", "delta", "case"])

@@ -31,6 +31,9 @@ public final class StaticDirectoryServer: @unchecked Sendable {
     /// Every request received so far, in arrival order.
     public var requests: [TestHTTPServer.Request] { server?.requests ?? [] }
 
+    /// The most requests ever in progress at once.
+    public var peakInFlight: Int { server?.peakInFlight ?? 0 }
+
     /// Answers chosen files differently from now on (nil: plainly again).
     public func respond(with responder: Responder?) {
         lock.withLock { self.responder = responder }

@@ -71,18 +71,28 @@ final class SyncSession {
 
     /// One request, counted in the report (the request, its body's bytes, a 304).
     func fetch(_ request: TransportRequest) async throws(ClientError) -> TransportResponse {
-        let response: TransportResponse
-        report.requests += 1
+        let result = await Self.perform(request, with: configuration.transport)
+        count(result)
+        return try result.get()
+    }
+
+    /// A request made by `transport`, its errors as the client's (callable from child tasks).
+    static func perform(_ request: TransportRequest, with transport: any ClientTransport) async -> Result<TransportResponse, ClientError> {
         do {
-            response = try await configuration.transport.fetch(request)
+            return .success(try await transport.fetch(request))
         } catch let error as ClientError {
-            throw error
+            return .failure(error)
         } catch {
-            throw .transport(url: request.url, reason: error.localizedDescription)
+            return .failure(.transport(url: request.url, reason: error.localizedDescription))
         }
+    }
+
+    /// Counts a request made in the report: the request, its body's bytes, a 304.
+    func count(_ result: Result<TransportResponse, ClientError>) {
+        report.requests += 1
+        guard case .success(let response) = result else { return }
         report.bytesDownloaded += response.body.count
         if response.status == 304 { report.notModified += 1 }
-        return response
     }
 
     /// The body of `url`; anything but a 200 is an error.
