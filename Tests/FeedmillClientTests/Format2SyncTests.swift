@@ -96,6 +96,9 @@ struct Format2SyncTests {
         let pointerRequests = fixture.server.requests.dropFirst(before).filter { $0.path.hasSuffix(".json") && $0.path != "/manifest.json" }
         #expect(pointerRequests.map(\.path).sorted() == ["/feed_1.json", "/feed_2.json", "/feed_4.json"])
         #expect(pointerRequests.allSatisfy { $0.headers["if-none-match"] != nil })
+        print(
+            "format 2, following 3 of 5 feeds, nothing changed: \(second.bytesDownloaded) bytes of bodies "
+                + "(the root) in \(second.requests) requests, \(second.notModified) of them 304")
 
         try fixture.addEntries(2, ["f2-new"])
         let published = try fixture.publish()
@@ -105,6 +108,10 @@ struct Format2SyncTests {
         #expect(third.deltaDownloads == ["feed_2.sqlite"])
         let pointer2 = try Data(contentsOf: URL(fileURLWithPath: fixture.servedPath + "/feed_2.json")).count
         #expect(third.bytesInPointers == pointer2)
+        print(
+            "format 2, following 3 of 5 feeds, 1 changed: \(third.bytesDownloaded) bytes of bodies in \(third.requests) requests "
+                + "(root \(third.bytesInManifest), pointers \(third.bytesInPointers), deltas \(third.bytesInDeltas), "
+                + "whole files \(third.bytesInFullFiles)), \(third.notModified) of them 304")
         try expectFolder(fixture, holds: published, following: [1, 2, 4])
     }
 
