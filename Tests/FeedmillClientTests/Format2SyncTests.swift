@@ -214,6 +214,16 @@ struct Format2SyncTests {
         // The published one held: current, nothing downloaded; a maximum age of 0 changes nothing.
         let current = try await fixture.sync(.only([1, added]), catalogMaxAge: 0)
         #expect(current.catalog?.action == .current && current.outcome == .upToDate)
+
+        // A maximum age of 0: a newer catalog is downloaded at once, even within the second
+        // the last one was checked (the clock has not moved).
+        feed.lastUpdate = 1_700_019_999
+        try fixture.publisher.harness.catalog.save(feed)
+        let fourth = try fixture.publish()
+        #expect(fourth.catalog.version > third.catalog.version)
+        let atOnce = try await fixture.sync(.only([1, added]), catalogMaxAge: 0)
+        #expect(atOnce.catalog?.action == .downloaded && atOnce.catalog?.reason == "0 s old, the maximum is 0 s", "\(atOnce)")
+        try expectFolder(fixture, holds: fourth, following: [1, added])
     }
 
     /// A followed feed whose pointer is missing (404) is not published yet: no problem, its

@@ -151,8 +151,10 @@ extension SyncSession {
         // Clamped: a negative, infinite or NaN age from an app must not trap.
         let maximum = Int64(max(0, min(configuration.catalogMaxAge, 9e15)).rounded(.down))
         guard let checked = state.catalogChecked else { return "its age is not known" }
+        // In whole seconds, so "older than the maximum" is reached at it: a maximum of 0 means
+        // whenever it changed, even twice in one second.
         let age = now - checked
-        if age > maximum { return "\(age) s old, the maximum is \(maximum) s" }
+        if age >= maximum { return "\(age) s old, the maximum is \(maximum) s" }
         report.catalog = CatalogCheck(action: .kept, reason: "version \(version) is \(age) s old, the maximum is \(maximum) s; version \(published.version) is published")
         return nil
     }
