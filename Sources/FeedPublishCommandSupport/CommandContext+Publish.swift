@@ -12,6 +12,8 @@ extension CommandContext {
         publish.siteURL = settings[Settings.siteURL]
         publish.title = settings[Settings.title]
         publish.full = full
+        publish.shard = settings[Settings.shard]
+        publish.retireAfter = Int64(settings[Settings.retireAfter].value)
         if let now = fixedNow { publish.fixClock(at: now) }
         return (DataDirectory(settings[Settings.dataDirectory]), publish)
     }

@@ -19,7 +19,7 @@ public enum CommandName: String, CaseIterable, Sendable {
         case .publish:
             return [
                 Settings.publishDirectory, Settings.dataDirectory, Settings.deltas, Settings.siteURL, Settings.title,
-                Settings.metricsFile,
+                Settings.shard, Settings.retireAfter, Settings.metricsFile,
             ] + common
         case .inspect: return Settings.fetch + common
         case .feeds: return [Settings.dataDirectory, Settings.staleAfter] + common

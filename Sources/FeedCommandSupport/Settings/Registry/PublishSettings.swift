@@ -18,4 +18,9 @@ extension Settings {
 
     public static let title = Setting(
         "title", type: .text, default: "Feedmill", valueName: "text", "Title of atom.xml and index.html.")
+
+    public static let retireAfter = Setting(
+        "retire-after", type: .duration, default: Seconds(0), valueName: "duration",
+        "How long a file a publication no longer names stays before a later one removes it (0: the next publication; "
+            + "longer than a client's sync on object storage, where 1h is usual).")
 }
