@@ -12,11 +12,6 @@ import Testing
 /// 127.0.0.1, with the settings in the AWS variables.
 @Suite("rss-publish --out s3://", .serialized)
 struct PublishToBucketTests {
-    /// Whether this branch's publisher writes SPEC-41's format 2 (content-addressed names):
-    /// before format 2 merges, a resumed publication numbers its snapshots anew and uploads
-    /// them again under new names, which the re-upload check below then reports as known.
-    static let publisherWritesFormatTwo = Manifest.currentFormatVersion >= 2
-
     private func publish(_ run: BinaryRun, _ environment: [String: String], out: String = "s3://feedmill-test/site") throws
         -> (status: Int32, stdout: String, stderr: String)
     {
@@ -141,11 +136,7 @@ struct PublishToBucketTests {
                 .filter { $0.checksum.map(complete.contains) ?? false }.map { "round \(round): \($0.path)" }
         }
         #expect(killed >= 3, "most rounds were really interrupted (\(killed) of 6)")
-        withKnownIssue("format 1 numbers a resumed publication's snapshots anew (feed_N.vK+1) and uploads them again", isIntermittent: true) {
-            #expect(reuploads.isEmpty, "\(reuploads)")
-        } when: {
-            !Self.publisherWritesFormatTwo
-        }
+        #expect(reuploads.isEmpty, "names are content-addressed: what the killed run uploaded whole is not uploaded again: \(reuploads)")
     }
 
     @Test("three generations, and the reference client syncing over HTTP from the bucket gets the published digests", .enabled(if: S3TestServer.shouldRun, "\(seaweedMissing)"))
