@@ -156,6 +156,8 @@ extension PublishRun {
         let merged = try rethrowing(
             try Snapshot.writeMergedCatalog(base: ownCopy, owners: owners, to: scratch, flushing: .later), as: PublishError.storage)
         let file = PublishedName.catalogSnapshot(sha256: merged.sha256).fileName
+        // The rows it could not read were said of this shard's own snapshot; a disagreement is said here.
+        publication.report.warnings += merged.problems.filter { $0.contains("shards' catalogs") && !publication.report.warnings.contains($0) }
         if try target.putImmutable(fileAt: scratch, as: file) {
             publication.written.add(file)
             publication.report.filesWritten += 1
