@@ -78,4 +78,57 @@ struct ShardCatalogDisagreementTests {
         let catalog = out.url.path + "/" + (try #require(try PublicationReader.root(out.url.path).catalog)).file
         #expect(try sqlite(catalog, "SELECT COUNT(*) FROM about WHERE feedid IN (2, 3)") == [["0"]])
     }
+
+    /// Feed 2 of shard 1 becomes a feed of a host of shard 2 on both machines (its feedid given
+    /// again to another feed): shard 2 publishes it under its names, and shard 1 never removes
+    /// them, however often it publishes after.
+    @Test func aFeedThatMovedToAnotherShardKeepsThePointerAndStableNameItsNewShardWrote() throws {
+        let mine = hosts(of: one, count: 2).map { "https://\($0)/feed.xml" }
+        let theirs = "https://\(hosts(of: two, count: 1)[0])/feed.xml"
+        let first = try machine(one, urls: mine)
+        let second = try machine(two, urls: mine)
+        let out = try TemporaryDirectory()
+        let path = out.url.path
+        _ = try first.publish(into: path, shard: one)
+        _ = try second.publish(into: path, shard: two)
+        #expect(try PublicationReader.pointer(path, 2)?.entries.first?.shard == "1/2")
+        for machine in [first, second] {
+            var feed = try machine.harness.feed(2)
+            feed.url = theirs
+            try machine.harness.catalog.save(feed)
+        }
+        try second.write(2, [entry("item of \(theirs)")])
+        _ = try first.publish(into: path, shard: one)
+        #expect(try PublicationReader.pointer(path, 2) == nil, "shard 1's pointer of feed 2 (another feed's items now) is gone")
+        _ = try second.publish(into: path, shard: two)
+        let written = try #require(try PublicationReader.pointer(path, 2))
+        #expect(written.entries.map(\.shard) == ["2/2"])
+        // Shard 1 publishes again, with a change and without one.
+        try first.write(1, [entry("again")])
+        _ = try first.publish(into: path, shard: one)
+        _ = try first.publish(into: path, shard: one)
+        #expect(try PublicationReader.pointer(path, 2) == written, "shard 2's pointer of feed 2 is left as shard 2 wrote it")
+        let usable = try #require(try PublicationReader.feeds(path)[2] ?? nil)
+        #expect(usable.shard == "2/2")
+        #expect(sha256(ofFile: path + "/feed_2.sqlite") == usable.sha256, "shard 2's feed_2.sqlite is left where it wrote it")
+        #expect(PublicationReader.problems(path).isEmpty, "\(PublicationReader.problems(path))")
+    }
+
+    /// With a grace period (object storage), the pointer of a feed that moved to another shard
+    /// is not kept for it: it would give the items of the feed that had its feedid to the one
+    /// the catalog lists now.
+    @Test func aMovedFeedsOldPointerIsNotKeptForTheGracePeriod() throws {
+        let mine = hosts(of: one, count: 2).map { "https://\($0)/feed.xml" }
+        let theirs = "https://\(hosts(of: two, count: 1)[0])/feed.xml"
+        let first = try machine(one, urls: mine)
+        first.retireAfter = 3600
+        let out = try TemporaryDirectory()
+        _ = try first.publish(into: out.url.path, shard: one)
+        var feed = try first.harness.feed(2)
+        feed.url = theirs
+        try first.harness.catalog.save(feed)
+        _ = try first.publish(into: out.url.path, shard: one)
+        #expect(try PublicationReader.pointer(out.url.path, 2) == nil)
+        #expect(try PublicationReader.feeds(out.url.path)[1] != nil)
+    }
 }
