@@ -1,3 +1,5 @@
+import FeedBasics
+
 /// The only files the publisher ever removes: files it wrote itself, known by name from its
 /// own records (current, earlier versions, deltas, pointers, and files it retired), and its
 /// own temporary files left by an interrupted publication. Nothing else in the target is
@@ -37,7 +39,8 @@ enum PublishedFiles {
     /// The retired names due for removal by the publication of `generation` at `now`: retired
     /// at least `grace` seconds ago, by an earlier generation.
     static func due(_ retired: [RetiredFile], now: Int64, generation: Int, grace: Int64) -> [String] {
-        retired.filter { $0.generation < generation && now - $0.retiredAt >= grace }.map(\.name)
+        // Saturating: a time read back from a record (edited, or from a clock gone wrong) must not trap.
+        retired.filter { $0.generation < generation && now.saturatingSubtract($0.retiredAt) >= grace }.map(\.name)
     }
 
     /// The feed a name of the publisher's is of (its pointer, snapshots, deltas, stable name).
