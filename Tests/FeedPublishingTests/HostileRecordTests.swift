@@ -45,4 +45,20 @@ struct HostileRecordTests {
         #expect(removed == (retiredAt < 0), "retired at \(retiredAt)")
         #expect(PublicationReader.problems(publish.outPath).isEmpty, "\(PublicationReader.problems(publish.outPath))")
     }
+
+    /// An operator's own `feed_1.json` where the first publication would put feed 1's pointer:
+    /// the publication stops before writing anything, and the file stays as it was.
+    @Test func aForeignFileAtAPointerNameStopsThePublicationAndStays() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 2, items: 1)
+        let theirs = Data("{\"mine\": true}\n".utf8)
+        try theirs.write(to: URL(fileURLWithPath: publish.outPath + "/feed_1.json"))
+        #expect(throws: PublishError.self) { try publish.publish() }
+        #expect(FileManager.default.contents(atPath: publish.outPath + "/feed_1.json") == theirs)
+        #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/manifest.json"))
+        // Moved away, the publication goes ahead.
+        try FileManager.default.removeItem(atPath: publish.outPath + "/feed_1.json")
+        _ = try publish.publish()
+        #expect(PublicationReader.problems(publish.outPath).isEmpty, "\(PublicationReader.problems(publish.outPath))")
+    }
 }

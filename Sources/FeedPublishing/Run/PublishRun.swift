@@ -79,6 +79,7 @@ public struct PublishRun: Sendable {
         try StableNames.refuseForeign(
             names: feeds.map { PublishedName.feed($0.feedID).fileName } + [PublishedName.catalog.fileName], previous: start.manifest,
             rootExists: start.root != nil, present: start.listing, in: target)
+        try StableNames.refuseForeignPointers(feeds: feeds.map(\.feedID), previous: start.manifest, present: start.listing, in: target)
         do throws(PublishError) {
             publication.next.feeds = publishFeeds(feeds, only: only, &publication)
             publication.next.catalog = try publishCatalog(&publication)
