@@ -61,4 +61,48 @@ struct HostileRecordTests {
         _ = try publish.publish()
         #expect(PublicationReader.problems(publish.outPath).isEmpty, "\(PublicationReader.problems(publish.outPath))")
     }
+
+    /// `--recover` from a record older than the one the root names (the newer ones damaged):
+    /// the shard's generation still goes up from the root's, so no pointer entry this
+    /// publication writes is usable by the root still there before it commits.
+    @Test func recoveringFromAnOlderRecordNeverTakesTheShardsGenerationBack() throws {
+        let publish = try PublishHarness()
+        publish.retireAfter = 3600
+        try publish.seed(feeds: 2, items: 1)
+        var records: [String] = []
+        for round in 1...3 {
+            if round > 1 { try publish.write(1, [entry("round \(round)")]) }
+            _ = try publish.publish()
+            records.append(try #require(try publish.root().shards["1/1"]).record)
+        }
+        let before = try publish.root()
+        #expect(before.shards["1/1"]?.generation == 3)
+        // The records of generations 2 and 3 damaged: the newest intact one is generation 1's.
+        for record in records.dropFirst() { try Data("{".utf8).write(to: URL(fileURLWithPath: publish.outPath + "/" + record)) }
+        // Feed 1's stable name serves generation 3's snapshot, which that record does not vouch for: moved away, as told.
+        try FileManager.default.removeItem(atPath: publish.outPath + "/feed_1.sqlite")
+        try publish.write(2, [entry("after the damage")])
+        // Before the recovering publication commits, its pointers are not usable by the root there.
+        let target = InterceptingTarget(DirectoryTarget(path: publish.outPath, awayFrom: publish.harness.configuration.data.path))
+        let seen = Locked<[Int64: String]>([:])
+        target.beforeNextCommit { [out = publish.outPath] in
+            var usable: [Int64: String] = [:]
+            for id: Int64 in [1, 2] {
+                if let pointer = try? PublicationReader.pointer(out, id) { usable[id] = PublicationReader.usable(pointer, in: before)?.publication ?? "none" }
+            }
+            seen.set(usable)
+        }
+        var configuration = PublishConfiguration()
+        configuration.outputDirectory = publish.outPath
+        configuration.retireAfter = 3600
+        let report = try PublishRun(harness: publish.harness, configuration: configuration, target: target).run(recover: true)
+        let after = try publish.root()
+        #expect(try #require(after.shards["1/1"]).generation > 3, "\(after.shards)")
+        #expect(after.shards["1/1"]?.generation == after.generation)
+        #expect(seen.value.count == 2, "the pointers were read before the commit")
+        for (id, publication) in seen.value {
+            #expect(publication != report.publication, "feed \(id): the uncommitted entry was usable by the root of generation 3")
+        }
+        #expect(PublicationReader.problems(publish.outPath).isEmpty, "\(PublicationReader.problems(publish.outPath))")
+    }
 }

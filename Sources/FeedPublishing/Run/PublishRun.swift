@@ -66,7 +66,10 @@ public struct PublishRun: Sendable {
         if let only, let unknown = UnknownFeeds.among(only, known: allFeeds.map(\.feedID)) { throw .unknownFeeds(unknown.feedIDs) }
         let feeds = allFeeds.filter { Self.shardIndex(of: $0, count: shard.count) == shard.index }
         if start.legacy, !shard.isAll { start.manifest = Self.restricted(start.manifest, to: Set(feeds.map(\.feedID))) }
-        guard let generation = Manifest.count(after: start.manifest.generation) else {
+        // Above the root's entry too: a record recovered from before it (the newer ones damaged)
+        // must not take the shard's generation back, which would make this publication's pointer
+        // entries usable by the root still there before it commits.
+        guard let generation = Manifest.count(after: Swift.max(start.manifest.generation, start.shardEntry(shard)?.generation ?? 0)) else {
             throw .outputDirectory(path: target.location, reason: Self.countedOut("shard \(shard.label)'s generation"))
         }
         var publication = Publication(start: start, target: target, generation: generation, shard: shard)
