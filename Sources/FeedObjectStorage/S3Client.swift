@@ -135,6 +135,7 @@ public struct S3Client: Sendable {
     public func list(prefix: String = "", pageSize: Int = 1000) throws(ObjectStorageError) -> [StoredObjectInfo] {
         var objects: [StoredObjectInfo] = []
         var token: String?
+        var tokens: Set<String> = []
         repeat {
             var query: [(name: String, value: String)] = [("list-type", "2"), ("max-keys", String(pageSize)), ("prefix", prefix)]
             if let token { query.append(("continuation-token", token)) }
@@ -144,6 +145,8 @@ public struct S3Client: Sendable {
             objects += page.objects
             token = page.nextContinuationToken
             if page.isTruncated && token == nil { throw .malformedResponse("a truncated listing without a continuation token") }
+            // A token given before would list the same pages again, for ever.
+            if let token, !tokens.insert(token).inserted { throw .malformedResponse("a listing that gives a continuation token again") }
         } while token != nil
         return objects
     }

@@ -1,3 +1,5 @@
+import FeedBasics
+
 /// The only files the publisher ever removes: files it wrote itself, known by name from its
 /// own records (current, earlier versions, deltas, pointers, and files it retired), and its
 /// own temporary files left by an interrupted publication. Nothing else in the target is
@@ -13,18 +15,21 @@ enum PublishedFiles {
     /// snapshots, their deltas, the catalog) is retired by `generation`, and so stays at least
     /// until the next one; any other (an older version kept for deltas) as if by the one
     /// before, so that with no grace period it goes with this publication, as in format 1.
+    /// `othersFeeds` are feeds the catalog still lists, of another shard now: their names may be
+    /// that shard's by now (a feedid given again to a feed of another host), so they are never retired.
     static func retire(
         previous: Manifest, previousRecord: String?, next: Manifest, keep: Set<String>, now: Int64, generation: Int,
-        in target: any PublicationTarget
+        othersFeeds: Set<Int64> = [], in target: any PublicationTarget
     ) -> [RetiredFile] {
         let named = next.files.union(keep)
-        var retired = (previous.retired ?? []).filter { !named.contains($0.name) && target.holdsFile($0.name) }
+        func othersName(_ name: String) -> Bool { feedID(of: name).map(othersFeeds.contains) ?? false }
+        var retired = (previous.retired ?? []).filter { !named.contains($0.name) && !othersName($0.name) && target.holdsFile($0.name) }
         var seen = Set(retired.map(\.name))
         var unnamed = previous.files.union(previous.retiredFiles ?? []).subtracting(named)
         if let previousRecord { unnamed.insert(previousRecord) }
         if !previous.isRecord { unnamed.insert(PublishedName.legacyRecord.fileName) }
         let served = previous.servedFiles
-        for name in unnamed.sorted() where !seen.contains(name) && isPublisherName(name) && target.holdsFile(name) {
+        for name in unnamed.sorted() where !seen.contains(name) && isPublisherName(name) && !othersName(name) && target.holdsFile(name) {
             retired.append(RetiredFile(name: name, retiredAt: now, generation: served.contains(name) ? generation : generation - 1))
             seen.insert(name)
         }
@@ -34,7 +39,18 @@ enum PublishedFiles {
     /// The retired names due for removal by the publication of `generation` at `now`: retired
     /// at least `grace` seconds ago, by an earlier generation.
     static func due(_ retired: [RetiredFile], now: Int64, generation: Int, grace: Int64) -> [String] {
-        retired.filter { $0.generation < generation && now - $0.retiredAt >= grace }.map(\.name)
+        // Saturating: a time read back from a record (edited, or from a clock gone wrong) must not trap.
+        retired.filter { $0.generation < generation && now.saturatingSubtract($0.retiredAt) >= grace }.map(\.name)
+    }
+
+    /// The feed a name of the publisher's is of (its pointer, snapshots, deltas, stable name).
+    static func feedID(of name: String) -> Int64? {
+        switch PublishedName(fileName: name) {
+        case .feed(let id)?, .feedVersion(let id, _)?, .feedDelta(let id, _, _)?, .feedSnapshot(let id, _)?, .feedDeltaFile(let id, _)?,
+            .pointer(let id)?:
+            return id
+        default: return nil
+        }
     }
 
     /// Removes plain files only (``PublicationTarget/delete(_:)``); how many were removed.

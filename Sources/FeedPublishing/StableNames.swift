@@ -1,4 +1,5 @@
 import FeedStorage
+import Foundation
 
 /// `all_feeds.sqlite` and `feed_<id>.sqlite`: the names the original z_rss client syncs,
 /// published beside the versioned files for clients that know nothing of the manifest.
@@ -26,6 +27,29 @@ enum StableNames {
             throw .storage(StorageError(
                 path: target.location + "/" + name,
                 message: "is there but was not published by rss-publish; move it away, it would be replaced"))
+        }
+    }
+
+    /// The same for the pointers of `feeds`: a file at `feed_<id>.json` the previous record
+    /// does not name that is not a feed pointer of that feed (an operator's own file, in a
+    /// directory upgraded from format 1 or a prefix shared with something else) stops the
+    /// publication before anything is written. A pointer another publisher wrote (another
+    /// shard, another N, a run cut short) is one, and is taken over.
+    static func refuseForeignPointers(
+        feeds: [Int64], previous: Manifest, present: Set<String>, in target: any PublicationTarget
+    ) throws(PublishError) {
+        let owned = previous.isRecord ? previous.files : []
+        for id in feeds {
+            let name = PublishedName.pointer(id).fileName
+            guard present.contains(name), !owned.contains(name) else { continue }
+            if let bytes = target.read(name), let pointer = try? JSONDecoder().decode(FeedPointer.self, from: Data(bytes)),
+                pointer.format == FeedPointer.formatName, pointer.feedID == id
+            {
+                continue
+            }
+            throw .storage(StorageError(
+                path: target.location + "/" + name,
+                message: "is there but is not a feed pointer rss-publish wrote; move it away, it would be replaced"))
         }
     }
 

@@ -34,6 +34,11 @@ public struct ObjectStorageLocation: Sendable, Equatable, CustomStringConvertibl
         guard prefix.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), !prefix.contains("//"), prefix.utf8.count <= 512 else {
             throw Invalid(given: given, reason: "the prefix must be printable ASCII without spaces or empty segments")
         }
+        // A `.` or `..` segment is squashed by the HTTP client (and by some servers) but not by a
+        // listing: reads, writes and deletions would land beside or above the prefix the listing sees.
+        guard !prefix.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }) else {
+            throw Invalid(given: given, reason: "the prefix must not have \".\" or \"..\" segments")
+        }
         self.bucket = bucket
         self.prefix = String(prefix)
     }

@@ -250,8 +250,11 @@ public struct ObjectStorageTarget: PublicationTarget {
     }
 
     /// Deletes the object at `name` (only ever a name the publisher recorded as its own);
-    /// `true` when one was there.
+    /// `true` when one was there. Only a name the publisher gives (``PublishedName``): it puts
+    /// no temporary or scratch object, so an object named like a directory's temporaries
+    /// (`feed_1.json.tmp-42`) is someone else's, and stays.
     public func delete(_ name: String) -> Bool {
+        guard PublishedName(fileName: name) != nil else { return false }
         guard (try? client.head(place.key(name))).flatMap({ $0 }) != nil else { return false }
         do { try client.delete(place.key(name)) } catch { return false }
         state.remove(name)

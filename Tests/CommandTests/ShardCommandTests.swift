@@ -223,12 +223,6 @@ struct ShardCommandTests {
         }
     }
 
-    /// Whether the built rss-publish takes `--shard` (publication format 2, SPEC-41 §7).
-    static let publishTakesShards: Bool = {
-        guard let help = try? Executable(name: "rss-publish").runCapturing(["--help"]) else { return false }
-        return help.stdout.contains("--shard")
-    }()
-
     static func json(_ path: String) throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
         return try #require(object as? [String: Any], "\(path) is a JSON object")
@@ -237,8 +231,7 @@ struct ShardCommandTests {
     /// The four shards publish into one directory, at once: one root lists the four, every
     /// feed's pointer names a snapshot that its own shard published and that is there with
     /// its digest, and the published catalog has every feed's title, each from its own shard.
-    @Test(.enabled(if: publishTakesShards, "rss-publish --shard comes with publication format 2"))
-    func fourShardsPublishOneConsistentRoot() throws {
+    @Test func fourShardsPublishOneConsistentRoot() throws {
         let server = try Self.feedServer()
         let root = try TemporaryDirectory()
         let out = root.url.path + "/publish"

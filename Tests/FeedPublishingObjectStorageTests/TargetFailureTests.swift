@@ -44,7 +44,7 @@ struct TargetFailureTests {
         #expect(try ObjectStorageLocation(parsing: "s3://bucket").key("manifest.json") == "manifest.json")
         #expect(place.name(ofKey: "a/b/feed_1.json") == "feed_1.json")
         #expect(place.name(ofKey: "a/b/deeper/feed_1.json") == nil && place.name(ofKey: "a/bc/feed_1.json") == nil)
-        for bad in ["s3://", "s3://ab", "s3://Upper", "s3://-bucket", "s3://bucket./x", "s3://bucket/a b", "s3://bucket/a//b", "/dir"] {
+        for bad in ["s3://", "s3://ab", "s3://Upper", "s3://-bucket", "s3://bucket./x", "s3://bucket/a b", "s3://bucket/a//b", "/dir", "s3://bucket/..", "s3://bucket/a/../b", "s3://bucket/./a", "s3://bucket/a/."] {
             #expect(throws: ObjectStorageLocation.Invalid.self, "\(bad)") { try ObjectStorageLocation(parsing: bad) }
         }
         let error = try #require(throws: PublishError.self) {

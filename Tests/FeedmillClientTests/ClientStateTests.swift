@@ -47,4 +47,24 @@ struct ClientStateTests {
         #expect(third.notModified == 2 && third.deltaDownloads == ["feed_2.sqlite"], "\(third)")
         try expectFolder(fixture, holds: published)
     }
+
+    /// A catalog time in the state file that no clock gives (edited, or written by a clock gone
+    /// wrong): its age is not a trap, the catalog is taken as too old and checked again.
+    @Test(arguments: [Int64.min, Int64.max])
+    func aCatalogTimeNoClockGivesIsNeitherATrapNorKeptForever(_ checked: Int64) async throws {
+        let fixture = try ClientFixture()
+        try fixture.publish()
+        _ = try await fixture.sync(.only([1]))
+        let statePath = fixture.path(".feedmill-client.json")
+        var state = try Format2Publication.readJSON(statePath)
+        state["catalog_checked_unix_time"] = NSNumber(value: checked)
+        try Format2Publication.writeJSON(state, to: statePath)
+        var feed = try fixture.publisher.harness.feed(1)
+        feed.lastUpdate = 1_700_019_999
+        try fixture.publisher.harness.catalog.save(feed)
+        try fixture.publish()
+        let report = try await fixture.sync(.only([1]))
+        #expect(report.problems.isEmpty, "\(report)")
+        #expect(report.catalog?.action == .downloaded, "\(String(describing: report.catalog))")
+    }
 }

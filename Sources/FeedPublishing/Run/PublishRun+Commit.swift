@@ -19,7 +19,16 @@ extension PublishRun {
         next.atom = PublishedName.atom.fileName
         next.index = PublishedName.index.fileName
         // Names of feeds no longer published stay listed until their removal is done.
-        let stable = Set(StableNames.names(of: next)).union((publication.previous.stableFiles ?? []).filter { publication.present.contains($0) })
+        // A feed the catalog lists under another shard now: its stable name is that shard's to
+        // write, so it stays listed (and is removed) only while it still holds one of this
+        // shard's snapshots of the feed; otherwise it is let go, not removed.
+        let othersFeeds = shard.isAll ? [] : Set(allFeeds.map(\.feedID)).subtracting(publication.ownFeeds)
+        let stable = Set(StableNames.names(of: next)).union((publication.previous.stableFiles ?? []).filter { name in
+            guard publication.present.contains(name) else { return false }
+            guard let id = PublishedFiles.feedID(of: name), othersFeeds.contains(id) else { return true }
+            let own = publication.previous.feeds.filter { $0.feedID == id }.flatMap { [$0.sha256] + $0.history.map(\.sha256) }
+            return target.holdsFile(name) && target.read(name).map { own.contains(SHA256.hexDigest($0)) } ?? false
+        })
         next.stableFiles = stable.sorted()
         next.retiredFiles = nil
         // The catalog the root will give, merged from the shards' when there are several.
@@ -28,7 +37,8 @@ extension PublishRun {
         let retired = PublishedFiles.retire(
             previous: publication.previous, previousRecord: publication.start.recordName, next: next,
             keep: Set([publication.start.root?.catalog?.file, rootCatalog?.file].compactMap { $0 }), now: now, generation: generation,
-            in: target)
+            othersFeeds: othersFeeds, in: target)
+        publication.leaving = Set(publication.previous.feeds.map(\.feedID)).intersection(othersFeeds)
         next.retired = retired.isEmpty ? nil : retired
         publication.next = next
         // Step 3's end: every snapshot and delta durable before anything names them.
@@ -156,6 +166,8 @@ extension PublishRun {
         let merged = try rethrowing(
             try Snapshot.writeMergedCatalog(base: ownCopy, owners: owners, to: scratch, flushing: .later), as: PublishError.storage)
         let file = PublishedName.catalogSnapshot(sha256: merged.sha256).fileName
+        // The rows it could not read were said of this shard's own snapshot; a disagreement is said here.
+        publication.report.warnings += merged.problems.filter { $0.contains("shards' catalogs") && !publication.report.warnings.contains($0) }
         if try target.putImmutable(fileAt: scratch, as: file) {
             publication.written.add(file)
             publication.report.filesWritten += 1

@@ -66,11 +66,15 @@ public struct PublishRun: Sendable {
         if let only, let unknown = UnknownFeeds.among(only, known: allFeeds.map(\.feedID)) { throw .unknownFeeds(unknown.feedIDs) }
         let feeds = allFeeds.filter { Self.shardIndex(of: $0, count: shard.count) == shard.index }
         if start.legacy, !shard.isAll { start.manifest = Self.restricted(start.manifest, to: Set(feeds.map(\.feedID))) }
-        guard let generation = Manifest.count(after: start.manifest.generation) else {
+        // Above the root's entry too: a record recovered from before it (the newer ones damaged)
+        // must not take the shard's generation back, which would make this publication's pointer
+        // entries usable by the root still there before it commits.
+        guard let generation = Manifest.count(after: Swift.max(start.manifest.generation, start.shardEntry(shard)?.generation ?? 0)) else {
             throw .outputDirectory(path: target.location, reason: Self.countedOut("shard \(shard.label)'s generation"))
         }
         var publication = Publication(start: start, target: target, generation: generation, shard: shard)
         let ownIDs = Set(feeds.map(\.feedID))
+        publication.ownFeeds = ownIDs
         for id in only ?? [] where !ownIDs.contains(id) {
             let owner = allFeeds.first { $0.feedID == id }.map { Self.shardIndex(of: $0, count: shard.count) } ?? 0
             publication.report.warnings.append("feed \(id) is shard \(owner)/\(shard.count)'s, not published by shard \(shard.label)")
@@ -78,6 +82,7 @@ public struct PublishRun: Sendable {
         try StableNames.refuseForeign(
             names: feeds.map { PublishedName.feed($0.feedID).fileName } + [PublishedName.catalog.fileName], previous: start.manifest,
             rootExists: start.root != nil, present: start.listing, in: target)
+        try StableNames.refuseForeignPointers(feeds: feeds.map(\.feedID), previous: start.manifest, present: start.listing, in: target)
         do throws(PublishError) {
             publication.next.feeds = publishFeeds(feeds, only: only, &publication)
             publication.next.catalog = try publishCatalog(&publication)
@@ -151,6 +156,21 @@ public struct PublishRun: Sendable {
             publication.next.retired ?? [], now: configuration.clock(), generation: publication.generation, grace: configuration.retireAfter)
         names += PublishedFiles.staleTemporaries(among: publication.start.listing, in: target).sorted()
         publication.report.filesRemoved = PublishedFiles.remove(names, in: target)
+        publication.report.filesRemoved += removeOwnPointers(of: publication.leaving)
+    }
+
+    /// The pointers of feeds that left this shard for another (a feedid given again to a feed
+    /// of another host) while they still give only this shard's entries: the catalog now lists
+    /// another feed under that id, to which their items must not be given. A pointer the
+    /// feed's new shard has written is its own, and stays.
+    private func removeOwnPointers(of feeds: Set<Int64>) -> Int {
+        feeds.sorted().filter { id in
+            let name = PublishedName.pointer(id).fileName
+            guard let bytes = target.read(name), let pointer = try? JSONDecoder().decode(FeedPointer.self, from: Data(bytes)),
+                pointer.feedID == id, pointer.entries.allSatisfy({ $0.shard == shard.label })
+            else { return false }
+            return target.delete(name)
+        }.count
     }
 }
 
@@ -173,6 +193,10 @@ struct Publication {
     var committedRoot: PublicationRoot?
     /// The names there: the start's listing, with what this publication put since.
     var present: Set<String>
+    /// The catalog's feeds of this shard (the names of the others' are never retired here).
+    var ownFeeds: Set<Int64> = []
+    /// Feeds this shard published that the catalog lists under another shard now.
+    var leaving: Set<Int64> = []
 
     init(start: ManifestStore.Start, target: any PublicationTarget, generation: Int, shard: Shard) {
         self.start = start

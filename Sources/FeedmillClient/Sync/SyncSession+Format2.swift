@@ -153,7 +153,9 @@ extension SyncSession {
         guard let checked = state.catalogChecked else { return "its age is not known" }
         // In whole seconds, so "older than the maximum" is reached at it: a maximum of 0 means
         // whenever it changed, even twice in one second.
-        let age = now - checked
+        // A time no clock gives (an edited state, a clock gone back) is an unknown age, not a trap.
+        let (age, overflow) = now.subtractingReportingOverflow(checked)
+        if overflow || age < 0 { return "its age is not known" }
         if age >= maximum { return "\(age) s old, the maximum is \(maximum) s" }
         report.catalog = CatalogCheck(action: .kept, reason: "version \(version) is \(age) s old, the maximum is \(maximum) s; version \(published.version) is published")
         return nil
