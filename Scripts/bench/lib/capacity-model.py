@@ -13,11 +13,11 @@ Steps:
             database each; and MILLION catalogued feeds whose first 10,000 have databases
             (hard links to those of the 10,000-feed directory, the rest not fetched yet).
   publish   per SIZE, with the real rss-publish, into a fresh directory: the first publication,
-            one with nothing changed, then RUNS publications after 1% of the feeds changed;
+            one with nothing changed, then RUNS publications after 1% of the feeds changed
+            (the changes stay in the data directory: a later run changes other entries);
             wall and CPU seconds (GNU time), peak RSS, files and bytes written (the
             publication directory before and after, by kind of name), and the sizes of the root,
-            pointers, publisher record and catalog snapshot. Also the MILLION catalog published
-            once, for its catalog snapshot and root.
+            pointers, publisher record and catalog snapshot. The publication is removed after.
   client    per catalog of 10,000 and MILLION feeds: rss-pull following 50 feeds through
             counting-server.py (bytes on the wire, headers included), first sync, a sync with no
             new publication, a sync after 1% of the other feeds changed and were published,
@@ -40,6 +40,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FOLLOWED = 50
 CHANGED_FOLLOWED = 5
 SERVER_PORT = 18492
+# Figures are kept per publication format ("f1/…", "f2/…"), so a run with format 2 keeps the
+# format-1 figures beside it for comparison; set in main() from rss-publish's options.
+SERIES = "f1"
 
 
 def run_timed(command, **kwargs):
@@ -181,19 +184,19 @@ def step_catalogs(args, results):
 
 
 def step_publish(args, results):
-    for feeds in args.sizes + [args.million]:
+    # The million-feed catalog is published by the client step (its root and catalog snapshot).
+    for feeds in args.sizes:
         data = os.path.join(args.work, f"data-{feeds}")
         out = os.path.join(args.work, f"pub-{feeds}")
         shutil.rmtree(out, ignore_errors=True)
-        publish(args, data, out, "first publication", results, f"publish/{feeds}/first")
-        if feeds == args.million:
-            continue
-        publish(args, data, out, "nothing changed", results, f"publish/{feeds}/unchanged")
+        publish(args, data, out, "first publication", results, f"{SERIES}/publish/{feeds}/first")
+        publish(args, data, out, "nothing changed", results, f"{SERIES}/publish/{feeds}/unchanged")
         for run in range(1, args.runs + 1):
             changed = change(args, data, percent=1.0, round_number=100 + run)
-            figures = publish(args, data, out, f"1% changed ({len(changed)} feeds), run {run}", results, f"publish/{feeds}/changed-{run}")
+            figures = publish(args, data, out, f"1% changed ({len(changed)} feeds), run {run}", results, f"{SERIES}/publish/{feeds}/changed-{run}")
             figures["changed_feeds"] = len(changed)
-        save(args, results)
+            save(args, results)
+        shutil.rmtree(out, ignore_errors=True)
 
 
 class CountingServer:
@@ -258,7 +261,7 @@ def step_client(args, results):
         shutil.rmtree(folder, ignore_errors=True)
         present = sorted(int(n[5:-7]) for n in os.listdir(data) if re.fullmatch(r"feed_[0-9]+\.sqlite", n))
         followed = sorted(random.Random(41).sample(present, FOLLOWED))
-        prefix = f"client/{feeds}"
+        prefix = f"{SERIES}/client/{feeds}"
         publish(args, data, out, "first publication", results, f"{prefix}/publish-first")
         server = CountingServer(out, os.path.join(args.work, f"client-{feeds}.log"))
         try:
@@ -282,6 +285,8 @@ def step_client(args, results):
             server.stop()
         results[f"{prefix}/shape"] = shape(out)
         save(args, results)
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.rmtree(data, ignore_errors=True)
 
 
 def fnv1a64(host):
@@ -314,9 +319,18 @@ def step_hosts(args, results):
 
 
 def save(args, results):
+    """Merges this run's figures into the file as it is now (another step may be running beside
+    this one: each replaces only the keys it measured)."""
     path = os.path.join(args.results, "capacity-model.json")
+    current = json.load(open(path)) if os.path.exists(path) else {}
+    for key, value in results.items():
+        if key == "runs":
+            current["runs"] = [run for run in current.get("runs", []) if run not in value] + value
+        elif key not in results.get("_loaded", {}) or results["_loaded"][key] != value:
+            current[key] = value
+    current.pop("_loaded", None)
     with open(path + ".tmp", "w") as file:
-        json.dump(results, file, indent=1, sort_keys=True)
+        json.dump(current, file, indent=1, sort_keys=True)
         file.write("\n")
     os.replace(path + ".tmp", path)
 
@@ -332,10 +346,14 @@ def main():
     parser.add_argument("steps", nargs="+", choices=["catalogs", "publish", "client", "hosts"])
     args = parser.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",")]
+    global SERIES
+    publish_help = subprocess.run([os.path.join(args.bin, "rss-publish"), "--help"], capture_output=True, text=True).stdout
+    SERIES = "f2" if "--retire-after" in publish_help else "f1"
     path = os.path.join(args.results, "capacity-model.json")
     results = json.load(open(path)) if os.path.exists(path) else {}
+    results["_loaded"] = json.loads(json.dumps(results))
     results.setdefault("runs", []).append({"steps": args.steps, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                                           "argv": sys.argv[1:]})
+                                           "series": SERIES, "argv": sys.argv[1:]})
     for step in args.steps:
         globals()[f"step_{step}"](args, results)
     save(args, results)

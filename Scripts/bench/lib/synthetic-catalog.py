@@ -168,7 +168,7 @@ def change(args):
         columns = [c[1] for c in feed.execute("PRAGMA table_info(items)")]
         row = dict(zip(columns, feed.execute("SELECT * FROM items ORDER BY rowid LIMIT 1").fetchone()))
         sequence = feed.execute("SELECT IFNULL(MAX(change_seq), 0) + 1 FROM items").fetchone()[0]
-        row.update(id=f"capacity-{feed_id}-{args.round}", title=f"Entry {args.round} of feed {feed_id}",
+        row.update(id=f"capacity-{feed_id}-{args.round}-{time.time_ns()}", title=f"Entry {args.round} of feed {feed_id}",
                    permalink=f"https://site.example/{feed_id}/{args.round}", pubdate_unix_time=now,
                    first_seen_unix_time=now, change_seq=sequence,
                    content_hash=hashlib.sha256(f"{feed_id}/{args.round}".encode()).hexdigest())
