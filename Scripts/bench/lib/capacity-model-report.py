@@ -116,7 +116,9 @@ for series in series_present():
             kinds = ", ".join(f"{k} {w['by_kind'][k]['files']:,} / {size(w['by_kind'][k]['bytes'])}" for k in KINDS if k in w["by_kind"])
             print(f"| {feeds:,} | {p['label']} | {p['wall_s']:.1f} | {p['cpu_s']:.1f} | {p['peak_rss_mib']:.0f} | {w['files']:,} | "
                   f"{size(w['bytes'])} | {kinds} |")
-    for key in sorted(k for k in results if k.startswith(f"{series}/client/") and "/publish-" in k):
+    phase_order = {"publish-first": 0, "publish-churn": 1, "publish-five": 2}
+    for key in sorted((k for k in results if k.startswith(f"{series}/client/") and "/publish-" in k),
+                      key=lambda k: (int(k.split("/")[2]), phase_order.get(k.split("/")[3], 9))):
         p = results[key]
         feeds = int(key.split("/")[2])
         print(f"| {feeds:,} catalogued (client run) | {p['label']} | {p['wall_s']:.1f} | {p['cpu_s']:.1f} | {p['peak_rss_mib']:.0f} | "

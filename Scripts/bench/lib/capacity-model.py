@@ -2,7 +2,7 @@
 """The measuring half of `Scripts/bench/run capacity-model` (the driver builds the release
 binaries and the template data directory, then calls this). Each step stores its figures under
 its own keys in RESULTS/capacity-model.json, so a step can be run again alone (after format 2
-lands: `Scripts/bench/run capacity-model publish client`) without losing the others;
+lands: `Scripts/bench/run capacity-model publishing clients report`) without losing the others;
 capacity-model-report.py turns the file into RESULTS/capacity-model.md.
 
   capacity-model.py --bin DIR --work DIR --results DIR [--sizes 10000,100000] [--million 1000000]
@@ -12,13 +12,13 @@ Steps:
   catalogs  synthetic data directories (synthetic-catalog.py): SIZE feeds each, with a
             database each; and MILLION catalogued feeds whose first 10,000 have databases
             (hard links to those of the 10,000-feed directory, the rest not fetched yet).
-  publish   per SIZE, with the real rss-publish, into a fresh directory: the first publication,
+  publishing per SIZE, with the real rss-publish, into a fresh directory: the first publication,
             one with nothing changed, then RUNS publications after 1% of the feeds changed
             (the changes stay in the data directory: a later run changes other entries);
             wall and CPU seconds (GNU time), peak RSS, files and bytes written (the
             publication directory before and after, by kind of name), and the sizes of the root,
             pointers, publisher record and catalog snapshot. The publication is removed after.
-  client    per catalog of 10,000 and MILLION feeds: rss-pull following 50 feeds through
+  clients   per catalog of 10,000 and MILLION feeds: rss-pull following 50 feeds through
             counting-server.py (bytes on the wire, headers included), first sync, a sync with no
             new publication, a sync after 1% of the other feeds changed and were published,
             and one after 5 of the 50 also changed.
@@ -183,11 +183,26 @@ def step_catalogs(args, results):
     save(args, results)
 
 
-def step_publish(args, results):
-    # The million-feed catalog is published by the client step (its root and catalog snapshot).
+def working_copy(args, feeds, use):
+    """A copy of data-FEEDS to change: the catalog copied, the feed databases hard links (a
+    change replaces a file by rename, so the source keeps its own and every run starts alike)."""
+    source = os.path.join(args.work, f"data-{feeds}")
+    data = os.path.join(args.work, f"{SERIES}-{use}-data-{feeds}")
+    shutil.rmtree(data, ignore_errors=True)
+    os.makedirs(data)
+    for name in os.listdir(source):
+        if name == "all_feeds.sqlite":
+            shutil.copyfile(os.path.join(source, name), os.path.join(data, name))
+        elif name.startswith("feed_"):
+            os.link(os.path.join(source, name), os.path.join(data, name))
+    return data
+
+
+def step_publishing(args, results):
+    # The million-feed catalog is published by the clients step (its root and catalog snapshot).
     for feeds in args.sizes:
-        data = os.path.join(args.work, f"data-{feeds}")
-        out = os.path.join(args.work, f"pub-{feeds}")
+        data = working_copy(args, feeds, "publishing")
+        out = os.path.join(args.work, f"{SERIES}-pub-{feeds}")
         shutil.rmtree(out, ignore_errors=True)
         publish(args, data, out, "first publication", results, f"{SERIES}/publish/{feeds}/first")
         publish(args, data, out, "nothing changed", results, f"{SERIES}/publish/{feeds}/unchanged")
@@ -197,6 +212,7 @@ def step_publish(args, results):
             figures["changed_feeds"] = len(changed)
             save(args, results)
         shutil.rmtree(out, ignore_errors=True)
+        shutil.rmtree(data, ignore_errors=True)
 
 
 class CountingServer:
@@ -243,27 +259,20 @@ def pull(args, server, folder, followed, extra):
     return {"command": shown, "exit": status, "wall_s": wall, "stderr": stderr[-2000:], "client_report": report, "wire": server.since(mark)}
 
 
-def step_client(args, results):
+def step_clients(args, results):
     help_text = subprocess.run([os.path.join(args.bin, "rss-pull"), "--help"], capture_output=True, text=True).stdout
     extra = ["--catalog-max-age", "86400"] if "--catalog-max-age" in help_text else []
     for feeds in (min(args.sizes), args.million):
-        source = os.path.join(args.work, f"data-{feeds}")
-        # The client's syncs change the data: work on a copy whose feed databases are hard links
-        # (a change replaces a file by rename, so the source directory keeps its own).
-        data = os.path.join(args.work, f"client-data-{feeds}")
-        shutil.rmtree(data, ignore_errors=True)
-        os.makedirs(data)
-        for name in os.listdir(source):
-            (shutil.copyfile if name == "all_feeds.sqlite" else os.link)(os.path.join(source, name), os.path.join(data, name))
-        out = os.path.join(args.work, f"client-pub-{feeds}")
-        folder = os.path.join(args.work, f"client-folder-{feeds}")
+        data = working_copy(args, feeds, "client")
+        out = os.path.join(args.work, f"{SERIES}-client-pub-{feeds}")
+        folder = os.path.join(args.work, f"{SERIES}-client-folder-{feeds}")
         shutil.rmtree(out, ignore_errors=True)
         shutil.rmtree(folder, ignore_errors=True)
         present = sorted(int(n[5:-7]) for n in os.listdir(data) if re.fullmatch(r"feed_[0-9]+\.sqlite", n))
         followed = sorted(random.Random(41).sample(present, FOLLOWED))
         prefix = f"{SERIES}/client/{feeds}"
         publish(args, data, out, "first publication", results, f"{prefix}/publish-first")
-        server = CountingServer(out, os.path.join(args.work, f"client-{feeds}.log"))
+        server = CountingServer(out, os.path.join(args.work, f"{SERIES}-client-{feeds}.log"))
         try:
             phases = [("first", "first sync (catalog and 50 snapshots)", None),
                       ("again", "again, no new publication", None),
@@ -343,7 +352,7 @@ def main():
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--million", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=2)
-    parser.add_argument("steps", nargs="+", choices=["catalogs", "publish", "client", "hosts"])
+    parser.add_argument("steps", nargs="+", choices=["catalogs", "publishing", "clients", "hosts"])
     args = parser.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",")]
     global SERIES
