@@ -248,6 +248,15 @@ for series in series_present():
               f"{max(sizes):,} feeds ({per_feed_ms:.2f} ms per feed: every feed database is read for its fingerprint): "
               f"{per_feed_ms * 1e7 / 60000:,.0f} CPU minutes per publication at 10,000,000 in one shard, "
               f"{per_feed_ms * 1e7 / SHARD_COUNT / 60000:,.1f} in each of {SHARD_COUNT}.")
+    changed = [results[k] for k in publish_keys(series, max(sizes)) if "/changed-" in k] if sizes else []
+    if changed and len(sizes) > 1:
+        small = [results[k] for k in publish_keys(series, min(sizes)) if "/changed-" in k]
+        big_rss, small_rss = max(r["peak_rss_mib"] for r in changed), max(r["peak_rss_mib"] for r in small)
+        per_feed_kb = (big_rss - small_rss) * 1024 / (max(sizes) - min(sizes))
+        print(f"- Publisher memory, {FORMATS[series]}: peak RSS of a 1%-changed publication {small_rss:,.0f} MiB at {min(sizes):,} feeds, "
+              f"{big_rss:,.0f} MiB at {max(sizes):,} ({per_feed_kb:.0f} KiB per feed): "
+              f"~{(small_rss + per_feed_kb * (1e7 / SHARD_COUNT - min(sizes)) / 1024) / 1024:,.1f} GiB for a shard of "
+              f"{1e7 / SHARD_COUNT:,.0f} feeds, ~{(small_rss + per_feed_kb * (1e7 - min(sizes)) / 1024) / 1024:,.0f} GiB for 10,000,000 in one.")
     per_feed, fixed = slope(series, "record")
     if per_feed:
         shards = max(1, -(-int(fixed + per_feed * 1e7) // int(RECORD_BUDGET)))
