@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "FeedStorage", targets: ["FeedStorage"]),
         .library(name: "FeedPipeline", targets: ["FeedPipeline"]),
         .library(name: "FeedPublishing", targets: ["FeedPublishing"]),
+        .library(name: "FeedObjectStorage", targets: ["FeedObjectStorage"]),
+        .library(name: "FeedPublishingObjectStorage", targets: ["FeedPublishingObjectStorage"]),
         // For apps: syncs a publication into a local folder. Depends on no other Feedmill module.
         .library(name: "FeedmillClient", targets: ["FeedmillClient"]),
     ],
@@ -52,6 +54,9 @@ let package = Package(
         .target(name: "FeedParsing", dependencies: ["FeedModel", "FeedDates", "FeedBasics", "CLibXML2"]),
         .target(name: "FeedNormalization", dependencies: ["FeedModel", "FeedBasics", "CLibXML2"]),
         .target(name: "FeedFetching", dependencies: ["FeedModel", "FeedDates", "FeedBasics", "CCurl", "CZlib"]),
+        // S3-compatible object storage through libcurl's SigV4 signer: what a publication target
+        // for a bucket stands on. libcurl without the fetcher, so rss-publish may link it.
+        .target(name: "FeedObjectStorage", dependencies: ["FeedBasics", "CCurl"]),
         .target(
             name: "FeedStorage",
             dependencies: [
@@ -67,6 +72,12 @@ let package = Package(
             name: "FeedPublishing",
             dependencies: ["FeedBasics", "FeedModel", "FeedNormalization", "FeedStorage"]
         ),
+        // Publishing into an S3-compatible bucket: ObjectStorageTarget, a PublicationTarget over
+        // FeedObjectStorage's client; FeedPublishing itself stays free of libcurl.
+        .target(
+            name: "FeedPublishingObjectStorage",
+            dependencies: ["FeedPublishing", "FeedObjectStorage", "FeedStorage", "FeedBasics"]
+        ),
         .target(
             name: "FeedCommandSupport",
             dependencies: [
@@ -77,7 +88,10 @@ let package = Package(
             ]
         ),
         // What rss-publish adds: its configuration from the settings, its outcomes as exit codes.
-        .target(name: "FeedPublishCommandSupport", dependencies: ["FeedCommandSupport", "FeedPublishing", "FeedStorage"]),
+        // Chooses the target from --out: the directory, or s3://bucket/prefix.
+        .target(
+            name: "FeedPublishCommandSupport",
+            dependencies: ["FeedCommandSupport", "FeedPublishing", "FeedPublishingObjectStorage", "FeedStorage"]),
         .target(
             name: "FeedUpdateCommandSupport",
             dependencies: [
@@ -89,7 +103,7 @@ let package = Package(
             name: "rss-create", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
         .executableTarget(
             name: "rss-update", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
-        // Publishing only: no fetcher, no parser, no libcurl.
+        // Publishing only: no fetcher, no parser; libcurl only through FeedObjectStorage.
         .executableTarget(
             name: "rss-publish", dependencies: ["FeedPublishCommandSupport", "FeedCommandSupport", "FeedPublishing", "FeedStorage", "FeedBasics", argumentParser]),
         .executableTarget(
@@ -131,6 +145,15 @@ let package = Package(
                 "FeedmillClient", "FeedPublishing", "TestSupport", "PipelineTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // Against a real SeaweedFS on 127.0.0.1 (TestSupport's S3TestServer).
+        .testTarget(name: "FeedObjectStorageTests", dependencies: ["FeedObjectStorage", "FeedBasics", "TestSupport"]),
+        // The S3 target against SeaweedFS, and rss-publish --out s3:// run as an operator would.
+        .testTarget(
+            name: "FeedPublishingObjectStorageTests",
+            dependencies: [
+                "FeedPublishingObjectStorage", "FeedObjectStorage", "FeedPublishing", "FeedStorage", "FeedBasics",
+                "TestSupport", "PipelineTestSupport",
+            ]),
         .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "FeedBasics", "CCurl", "TestSupport"]),
         .testTarget(
             name: "FeedCommandSupportTests",
@@ -162,7 +185,7 @@ let package = Package(
         .testTarget(
             name: "FeedPipelineTests",
             dependencies: [
-                "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "TestSupport", "PipelineTestSupport",
+                "FeedPipeline", "FeedPublishing", "FeedStorage", "FeedFetching", "FeedModel", "FeedBasics", "TestSupport", "PipelineTestSupport",
                 // Exit codes: a run report's is the command layer's to decide.
                 "FeedUpdateCommandSupport",
                 // The tests damage real SQLite files directly.

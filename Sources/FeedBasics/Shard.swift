@@ -52,6 +52,14 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
         ShardAssignment.shardIndex(ofHost: host, count: count) == index
     }
 
+    /// Whether the feed at `url` is this shard's: the shard of its ``URLHost``, the host the
+    /// fetcher's per-host limit counts (shard 1's when the URL has no host). Every command
+    /// decides a feed's shard through this, so the feed one shard fetches is the feed it
+    /// publishes.
+    public func owns(url: String) -> Bool {
+        ShardAssignment.shardIndex(ofURL: url, count: count) == index
+    }
+
     private static func number(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.count <= 4, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         return Int(text)
@@ -72,6 +80,13 @@ public enum ShardAssignment {
             hash = hash &* 0x0000_0100_0000_01b3
         }
         return 1 + Int(hash % UInt64(count))
+    }
+
+    /// The shard of the feed at `url`, among `count`: that of its ``URLHost``. One shard is
+    /// answered without reading the URL: a run without `--shard` asks for every feed.
+    public static func shardIndex(ofURL url: String, count: Int) -> Int {
+        guard count > 1 else { return 1 }
+        return shardIndex(ofHost: URLHost.of(url), count: count)
     }
 }
 

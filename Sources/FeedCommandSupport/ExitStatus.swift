@@ -14,6 +14,14 @@ public enum ExitStatus {
     public static let fatal: Int32 = 70
     /// Another Feedmill run holds the data directory's lock; try again later.
     public static let busy: Int32 = 75
+    /// The publication's target lacks what it is in (a missing bucket): EX_NOINPUT.
+    public static let noInput: Int32 = 66
+    /// The publication's target cannot be reached: EX_UNAVAILABLE.
+    public static let unavailable: Int32 = 69
+    /// The publication's target failed an operation otherwise: EX_IOERR.
+    public static let ioError: Int32 = 74
+    /// The publication's target refused access (wrong credentials): EX_NOPERM.
+    public static let noPermission: Int32 = 77
 
     /// Stopped by a signal: 130 for SIGINT (Ctrl-C), 143 for SIGTERM, as shells report them.
     public static func interrupted(by signal: Int32) -> Int32 { 128 + signal }
@@ -27,6 +35,8 @@ public enum ExitStatus {
         public let meaning: String
         /// What it means for commands that say it otherwise (`rss-publish`, `rss-inspect`).
         public let byCommand: [String: String]
+        /// The only commands that give it, when not every command can (empty: every one).
+        public var onlyFor: Set<String> = []
     }
 
     /// Every exit code, in order.
@@ -45,11 +55,27 @@ public enum ExitStatus {
             code: usage, name: "usage", meaning: "usage or configuration error",
             byCommand: ["rss-publish": "usage or configuration error (the output directory overlaps the data directory, for one)"]),
         Entry(
+            code: noInput, name: "target-missing", meaning: "what the publication's target is in is missing (a bucket)",
+            byCommand: [:], onlyFor: ["rss-publish"]),
+        Entry(
+            code: unavailable, name: "target-unreachable",
+            meaning: "the publication's target cannot be reached (refused, timed out, retries exhausted)", byCommand: [:],
+            onlyFor: ["rss-publish"]),
+        Entry(
             code: fatal, name: "fatal", meaning: "fatal error (unreadable feed list, unusable data directory, database error)",
-            byCommand: ["rss-publish": "fatal error (manifest.json missing or unusable beside published files: see --recover)"]),
+            byCommand: ["rss-publish": "fatal error (manifest.json or this shard's record missing or unusable beside published files: see --recover)"]),
+        Entry(
+            code: ioError, name: "target-failed", meaning: "the publication's target failed an operation",
+            byCommand: [:], onlyFor: ["rss-publish"]),
         Entry(
             code: busy, name: "busy", meaning: "another run holds the data directory",
-            byCommand: ["rss-publish": "another rss-publish holds the output directory"]),
+            byCommand: [
+                "rss-publish": "another rss-publish holds the output directory, or committed the root of this shard first "
+                    + "(nothing was committed, and the next run repairs what it wrote)"
+            ]),
+        Entry(
+            code: noPermission, name: "target-denied", meaning: "the publication's target refused access (wrong credentials)",
+            byCommand: [:], onlyFor: ["rss-publish"]),
         Entry(
             code: interrupted(by: 2), name: "interrupted-sigint", meaning: "interrupted by SIGINT (Ctrl-C)", byCommand: [:]),
         Entry(
@@ -58,7 +84,7 @@ public enum ExitStatus {
     ]
 
     /// The paragraph of `--help` for the commands that use every code as ``reference`` says it.
-    public static let helpText = "Exit status: " + reference.map { "\($0.code) \($0.meaning)" }.joined(separator: "; ") + "."
+    public static let helpText = "Exit status: " + reference.filter(\.onlyFor.isEmpty).map { "\($0.code) \($0.meaning)" }.joined(separator: "; ") + "."
 
     /// The paragraph of `--help` for `command`, which ends only with `codes`, each said as the
     /// command says it.
@@ -80,6 +106,7 @@ public enum ExitStatus {
         ]
         for entry in reference {
             var meaning = entry.meaning.prefix(1).uppercased() + entry.meaning.dropFirst() + "."
+            if !entry.onlyFor.isEmpty { meaning += " Only " + entry.onlyFor.sorted().map { "`\($0)`" }.joined(separator: ", ") + "." }
             for command in entry.byCommand.keys.sorted() {
                 meaning += " `\(command)`: \(entry.byCommand[command] ?? "")."
             }

@@ -1,4 +1,5 @@
 import Dispatch
+import FeedBasics
 import Foundation
 import Synchronization
 

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedFetching
 import FeedNormalization
 import FeedParsing
@@ -12,7 +13,8 @@ public struct CreateReport: Sendable {
 
 /// The create step: imports the feed list into the catalog, then fetches every feed that has
 /// no `about` row yet (and is not waiting out a backoff), so it gets its database and title.
-/// A second run changes nothing.
+/// A second run changes nothing. Under `--shard K/N` the whole list is imported (every shard
+/// holds the same catalog) and only this shard's feeds are fetched, so only they get databases.
 public struct CreateRun: Sendable {
     public let configuration: PipelineConfiguration
     public let catalog: Catalog
@@ -38,7 +40,7 @@ public struct CreateRun: Sendable {
             let now = configuration.clock()
             var ids: [Int64] = []
             try catalog.forEachFeed { feed in
-                guard feed.title == nil, !feed.state.gone else { return }
+                guard feed.title == nil, !feed.state.gone, configuration.shard.owns(url: feed.url) else { return }
                 if !UpdateSchedule.isWaiting(feed, now: now, configuration: configuration) { ids.append(feed.feedID) }
             }
             untitled = ids

@@ -75,7 +75,8 @@ public enum FeedTransition {
     }
 
     /// Counts runs in a row that permanent redirects led to the same URL, and moves the feed
-    /// there once they are enough and no other feed has that URL.
+    /// there once they are enough, no other feed has that URL, and the new URL's host is of
+    /// the same shard (``crossesShards(from:to:configuration:)``).
     private static func redirected(
         _ feed: CatalogFeed, finalURL: String?, configuration: PipelineConfiguration,
         isURLTaken: (String) throws(StorageError) -> Bool
@@ -92,13 +93,24 @@ public enum FeedTransition {
             next.state.redirectTarget = finalURL
             next.state.redirectSightings = 1
         }
-        guard next.state.redirectSightings >= configuration.redirectSightingsToMove, try !isURLTaken(finalURL) else {
+        guard next.state.redirectSightings >= configuration.redirectSightingsToMove,
+            !crossesShards(from: feed.url, to: finalURL, configuration: configuration), try !isURLTaken(finalURL)
+        else {
             return (next, nil)
         }
         next.url = finalURL
         next.state.redirectTarget = nil
         next.state.redirectSightings = 0
         return (next, finalURL)
+    }
+
+    /// Whether moving a feed from `url` to `target` would give it to another shard. Such a move
+    /// is never made: only this shard's catalog would learn it, so this shard would stop
+    /// fetching the feed while the other shards, whose catalogs still hold the old URL, would
+    /// leave it to this one. A person changes the feed list on every shard instead.
+    public static func crossesShards(from url: String, to target: String, configuration: PipelineConfiguration) -> Bool {
+        let count = configuration.shard.count
+        return ShardAssignment.shardIndex(ofURL: url, count: count) != ShardAssignment.shardIndex(ofURL: target, count: count)
     }
 
     /// What every failure records: its kind and message, the attempt, one more in a row.

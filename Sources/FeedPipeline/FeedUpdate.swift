@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedFetching
 import FeedModel
 import FeedStorage
@@ -89,6 +90,7 @@ struct FeedUpdate: Sendable {
         // Transition and save.
         do {
             report.movedTo = try record(feed, after: event)
+            if let held = movedToOtherShard(feed, after: event) { report.notes.append(held) }
         } catch {
             // The catalog could not record the outcome: the feed is due again next run.
             report.outcome = .failed(kind: .storage, message: error.description)
@@ -112,6 +114,19 @@ struct FeedUpdate: Sendable {
             report.outcome = .failed(kind: .storage, message: error.description)
         }
         return report
+    }
+
+    /// Why a feed that permanent redirects have led to one URL long enough to be moved was
+    /// not moved: the URL's host is another shard's (``FeedTransition/crossesShards(from:to:configuration:)``).
+    private func movedToOtherShard(_ feed: CatalogFeed, after event: FeedEvent) -> String? {
+        guard let response = event.response, response.movedPermanently, case let target = response.finalURL,
+            feed.state.redirectTarget == target,
+            feed.state.redirectSightings.saturatingAdd(1) >= configuration.redirectSightingsToMove,
+            FeedTransition.crossesShards(from: feed.url, to: target, configuration: configuration)
+        else { return nil }
+        let owner = ShardAssignment.shardIndex(ofURL: target, count: configuration.shard.count)
+        return "permanent redirects lead to \(target), a host of shard \(owner)/\(configuration.shard.count): not moved "
+            + "(the other shards' catalogs still list the old URL); change the feed list on every shard (docs/sharding.md)"
     }
 
     /// A feed's record could not be read: the report that says so.

@@ -40,6 +40,8 @@ public struct PipelineConfiguration: Sendable {
     public var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     /// Wall-clock seconds after which no feed starts (`--deadline`); feeds in flight finish.
     public var deadline: Double?
+    /// `--shard K/N`: only the feeds of this shard's hosts are fetched (``Shard/owns(url:)``).
+    public var shard = Shard.all
 
     /// Pins every reading of the current time, the fetcher's included, to `now`.
     public mutating func fixClock(at now: Int64) {

@@ -11,6 +11,8 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
     case storage(StorageError)
     /// `--feed` named feedids the catalog does not have: nothing was done.
     case unknownFeeds([Int64])
+    /// `--feed` named feeds of other shards' hosts: nothing was done.
+    case otherShardsFeeds(OtherShardsFeeds)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
         case .feedList(let source, let reason): return "cannot read the feed list \(source): \(reason)"
         case .storage(let error): return error.description
         case .unknownFeeds(let ids): return UnknownFeeds(ids).description
+        case .otherShardsFeeds(let feeds): return feeds.description
         }
     }
 }

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedModel
 import FeedStorage
 
@@ -116,6 +117,11 @@ public struct RunReport: Sendable, Equatable {
     public var stoppedBy: StopCause?
     /// What opening the catalog repaired (values written by hand, ``Catalog/repairs``).
     public var catalogRepairs: [String] = []
+    /// The shard the run worked on (`--shard`; ``Shard/all`` without it).
+    public var shard = Shard.all
+    /// Feed databases in the data directory whose feeds are other shards' now (N changed):
+    /// left in place, never deleted, said once in the run's log.
+    public var otherShardsDatabases = 0
 
     public init(tally: RunTally, notable: [FeedReport], duration: Double, notStarted: [Int64] = [], stoppedBy: StopCause? = nil) {
         self.tally = tally

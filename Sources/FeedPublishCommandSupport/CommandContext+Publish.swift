@@ -12,6 +12,11 @@ extension CommandContext {
         publish.siteURL = settings[Settings.siteURL]
         publish.title = settings[Settings.title]
         publish.full = full
+        publish.shard = settings[Settings.shard]
+        // Unset, the grace period follows the target: none for a directory, an hour for a bucket.
+        publish.retireAfter = settings.shown(Settings.retireAfter).source == .defaultValue
+            ? Int64(PublicationTargetChoice.defaultRetireAfter(for: publish.outputDirectory))
+            : Int64(settings[Settings.retireAfter].value)
         if let now = fixedNow { publish.fixClock(at: now) }
         return (DataDirectory(settings[Settings.dataDirectory]), publish)
     }

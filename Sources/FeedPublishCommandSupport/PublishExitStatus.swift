@@ -10,13 +10,22 @@ extension ExitStatus {
     }
 
     /// 75 when another publisher holds the output directory (or another run the data
-    /// directory), 64 for what the operator asked wrongly, else 70.
+    /// directory) or committed the root first, 64 for what the operator asked wrongly; a
+    /// target's failure by its kind (69 unreachable, 77 denied, 66 missing, 74 otherwise);
+    /// else 70.
     public static func of(_ error: PublishError) -> Int32 {
         switch error {
-        case .busy: return busy
+        case .busy, .rootChanged: return busy
         case .overlappingDirectories, .unknownFeeds: return usage
         case .dataDirectory(let problem): return of(problem)
         case .outputDirectory, .storage: return fatal
+        case .target(_, _, let kind):
+            switch kind {
+            case .unreachable: return unavailable
+            case .denied: return noPermission
+            case .missing: return noInput
+            case .other: return ioError
+            }
         }
     }
 }

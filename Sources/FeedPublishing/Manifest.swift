@@ -1,6 +1,10 @@
-/// `manifest.json`: what a client reads first. Written last and atomically, so everything it
-/// names exists and matches its SHA-256. It is also the publisher's own memory (versions,
-/// source fingerprints), so the two can never disagree.
+/// The publisher's full state of one shard: every feed's entry with its history, deltas,
+/// source fingerprint and the pointer's previous entry, the catalog snapshot, retired names
+/// and the stable names it owns. In format 2 it is the publisher record
+/// `publisher.<K>of<N>.<sha256>.json` (``PublishedName/record(_:sha256:)``), immutable, named
+/// by the root's `shards` entry; clients never read it. In format 1 it was `manifest.json`
+/// itself, which is why it keeps that name: a format-1 manifest is read as the previous record
+/// when a directory is upgraded in place.
 public struct Manifest: Codable, Equatable, Sendable {
     /// `feedmill-manifest`: what this file is. Absent from manifests written before it was
     /// versioned (read as the first format), always written.
@@ -8,8 +12,10 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// Raised only by a change an older client would misread (never by an added field): a
     /// client, and this publisher, refuse a manifest of a format version they do not know.
     public var formatVersion: Int? = Manifest.currentFormatVersion
-    /// Raised by every publication that changed anything.
+    /// Raised by every publication of this shard that changed anything.
     public var generation: Int
+    /// The shard this record is of (`2/4`); absent from format 1 (the whole feed list).
+    public var shard: String?
     public var catalog: PublishedCatalog?
     public var feeds: [PublishedFeed]
     /// The aggregated Atom feed and page, relative to the manifest.
@@ -22,15 +28,25 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// Stable names (`all_feeds.sqlite`, `feed_<id>.sqlite`) the publisher has written: the
     /// only files at those names it may replace or remove. Clients use `name` instead.
     public var stableFiles: [String]?
+    /// Names this shard no longer uses, with when they were retired: removed once the grace
+    /// period has passed and a later generation has been committed (format 2).
+    public var retired: [RetiredFile]?
+    /// The merged catalogs this shard wrote for the root when it committed with others (N > 1).
+    public var rootCatalogs: [String]?
 
+    /// A format-1 manifest's `format`; the root keeps it.
     public static let formatName = "feedmill-manifest"
-    public static let currentFormatVersion = 1
+    /// What a format-2 record is.
+    public static let recordFormatName = "feedmill-publisher-record"
+    public static let legacyFormatVersion = 1
+    public static let currentFormatVersion = 2
 
     enum CodingKeys: String, CodingKey {
-        case format, generation, catalog, feeds, atom, index
+        case format, generation, catalog, feeds, atom, index, shard, retired
         case formatVersion = "format_version"
         case retiredFiles = "retired_files"
         case stableFiles = "stable_files"
+        case rootCatalogs = "root_catalogs"
     }
 
     public init(generation: Int = 0, catalog: PublishedCatalog? = nil, feeds: [PublishedFeed] = []) {
@@ -39,22 +55,51 @@ public struct Manifest: Codable, Equatable, Sendable {
         self.feeds = feeds
     }
 
-    /// What clients of this publication may be downloading: current snapshots, deltas, pages.
+    /// A record written by this publisher (format 2), as opposed to a format-1 manifest.
+    public var isRecord: Bool { format == Self.recordFormatName }
+
+    /// What clients of this publication may be downloading: the current snapshots and their
+    /// deltas, the catalog, and the root's catalog.
     var servedFiles: Set<String> {
         var files = Set(feeds.flatMap { feed in [feed.file] + feed.deltas.map(\.file) })
         if let catalog { files.insert(catalog.file) }
-        if let atom { files.insert(atom) }
-        if let index { files.insert(index) }
+        files.formUnion(rootCatalogs ?? [])
         return files
     }
 
-    /// Every file the manifest names (snapshots, retained versions, deltas, pages).
+    /// Every file the record keeps (snapshots, retained versions, deltas, the pointer's
+    /// previous entry's files, pointers, catalogs; not the pages or stable names, which are
+    /// replaced in place).
     var files: Set<String> {
-        var files = Set(feeds.flatMap { feed in [feed.file] + feed.history.map(\.file) + feed.deltas.map(\.file) })
+        var files = Set<String>()
+        for feed in feeds {
+            files.insert(feed.file)
+            files.formUnion(feed.history.map(\.file))
+            files.formUnion(feed.deltas.map(\.file))
+            if let previous = feed.previousEntry {
+                files.insert(previous.file)
+                files.formUnion(previous.deltas.map(\.file))
+            }
+        }
+        if isRecord { files.formUnion(feeds.map { PublishedName.pointer($0.feedID).fileName }) }
         if let catalog { files.insert(catalog.file) }
-        if let atom { files.insert(atom) }
-        if let index { files.insert(index) }
+        files.formUnion(rootCatalogs ?? [])
         return files
+    }
+}
+
+/// A name a record no longer uses, kept for the grace period (a client holding an older root
+/// may still be downloading it).
+public struct RetiredFile: Codable, Equatable, Sendable {
+    public var name: String
+    /// Unix time when it was retired.
+    public var retiredAt: Int64
+    /// The shard generation that retired it: it is removed by a later one only.
+    public var generation: Int
+
+    enum CodingKeys: String, CodingKey {
+        case name, generation
+        case retiredAt = "retired_unix_time"
     }
 }
 
@@ -102,9 +147,19 @@ public struct PublishedFeed: Codable, Equatable, Sendable {
     public var deltas: [PublishedDelta]
     /// Earlier snapshots still served (newest first): downloads in progress keep working.
     public var history: [PublishedVersion]
+    /// The shard generation that wrote this entry (format 2; absent in format 1).
+    public var entryGeneration: Int?
+    /// The publication that wrote it; absent when it is the record's own publication (whose
+    /// id is the record's digest, which the record cannot hold).
+    public var entryPublication: String?
+    /// The last committed entry before this one, which the pointer still gives (format 2).
+    public var previousEntry: PointerEntry?
 
     enum CodingKeys: String, CodingKey {
         case name, file, version, sha256, size, deltas, history
+        case entryGeneration = "entry_generation"
+        case entryPublication = "entry_publication"
+        case previousEntry = "previous_entry"
         case contentDigest = "content_digest"
         case feedID = "feedid"
         case itemCount = "item_count"
@@ -130,4 +185,12 @@ public struct PublishedVersion: Codable, Equatable, Sendable {
     public var version: Int
     public var file: String
     public var sha256: String
+    /// The schema version it was published at: no delta is made across a rise (format 2; in
+    /// format 1 the file's `PRAGMA user_version` alone said it, and still does when this is absent).
+    public var schemaVersion: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case version, file, sha256
+        case schemaVersion = "schema_version"
+    }
 }

@@ -1,3 +1,5 @@
+import FeedBasics
+
 /// What a manifest may name, checked before the publisher acts on one: the manifest is read
 /// back from a directory anyone with access can edit, and the publisher opens, reads and
 /// removes files by the names it finds there. Every name must be the one the publisher itself
@@ -16,24 +18,50 @@ extension Manifest {
         }
         if let catalog {
             if catalog.name != PublishedName.catalog.fileName { return Self.unexpected(catalog.name, "the catalog's name") }
-            if !Self.counted(catalog.version) || catalog.file != PublishedName.catalogVersion(catalog.version).fileName {
+            if !Self.counted(catalog.version)
+                || (catalog.file != PublishedName.catalogVersion(catalog.version).fileName
+                    && catalog.file != PublishedName.catalogSnapshot(sha256: catalog.sha256).fileName)
+            {
                 return Self.unexpected(catalog.file, "the catalog's version \(catalog.version)")
             }
         }
         if let atom, atom != PublishedName.atom.fileName { return Self.unexpected(atom, "atom") }
         if let index, index != PublishedName.index.fileName { return Self.unexpected(index, "index") }
-        for name in (retiredFiles ?? []) + (stableFiles ?? []) where !PublishedFiles.isPublisherName(name) {
+        let named = (retiredFiles ?? []) + (stableFiles ?? []) + (retired ?? []).map(\.name) + (rootCatalogs ?? [])
+        for name in named where !PublishedFiles.isPublisherName(name) {
             return Self.unexpected(name, "a file the publisher wrote")
         }
+        if let shard, (try? Shard(parsing: shard)) == nil { return "names shard \"\(shard.prefix(20))\", not one a publisher gives" }
         return nil
+    }
+
+    /// A format-1 name of the file `version` of a feed or the catalog, or the format-2 name
+    /// of its digest: the two a record may give.
+    static func isName(_ file: String, of snapshot: PublishedName.Snapshot, version: Int, sha256: String) -> Bool {
+        guard counted(version) else { return false }
+        switch snapshot {
+        case .feed(let id):
+            return file == PublishedName.feedVersion(id, version: version).fileName
+                || file == PublishedName.feedSnapshot(id, sha256: sha256).fileName
+        case .catalog:
+            return file == PublishedName.catalogVersion(version).fileName || file == PublishedName.catalogSnapshot(sha256: sha256).fileName
+        }
+    }
+
+    /// A delta's format-1 or format-2 name.
+    static func isDeltaName(_ file: String, feed id: Int64, from: Int, to: Int, sha256: String) -> Bool {
+        counted(from) && (file == PublishedName.feedDelta(id, from: from, to: to).fileName || file == PublishedName.feedDeltaFile(id, sha256: sha256).fileName)
     }
 
     /// Why this publisher cannot read the manifest as its own format, if it cannot: another
     /// `format`, or a `format_version` it does not know (written by a newer publisher, whose
     /// meaning it could misread). Absent fields are a manifest written before they existed.
     var unknownFormat: String? {
-        if let format, format != Self.formatName { return "is a \"\(format.prefix(40))\" file, not a \(Self.formatName)" }
-        if let formatVersion, formatVersion != Self.currentFormatVersion {
+        if let format, format != Self.formatName, format != Self.recordFormatName {
+            return "is a \"\(format.prefix(40))\" file, not a \(Self.formatName)"
+        }
+        let expected = isRecord ? Self.currentFormatVersion : Self.legacyFormatVersion
+        if let formatVersion, formatVersion != expected {
             return "has format_version \(formatVersion), which this publisher does not know (it writes \(Self.currentFormatVersion))"
         }
         return nil
@@ -61,12 +89,20 @@ extension PublishedFeed {
         let id = feedID
         guard id >= 1 else { return Manifest.unexpected(name, "feed \(id)") }
         if name != PublishedName.feed(id).fileName { return Manifest.unexpected(name, "feed \(id)'s name") }
-        if !Manifest.counted(version) || file != PublishedName.feedVersion(id, version: version).fileName { return Manifest.unexpected(file, "feed \(id)'s version \(version)") }
-        for old in history where !Manifest.counted(old.version) || old.file != PublishedName.feedVersion(id, version: old.version).fileName {
+        if !Manifest.isName(file, of: .feed(id), version: version, sha256: sha256) { return Manifest.unexpected(file, "feed \(id)'s version \(version)") }
+        for old in history where !Manifest.isName(old.file, of: .feed(id), version: old.version, sha256: old.sha256) {
             return Manifest.unexpected(old.file, "feed \(id)'s earlier version \(old.version)")
         }
-        for delta in deltas where !Manifest.counted(delta.fromVersion) || delta.file != PublishedName.feedDelta(id, from: delta.fromVersion, to: version).fileName {
+        for delta in deltas where !Manifest.isDeltaName(delta.file, feed: id, from: delta.fromVersion, to: version, sha256: delta.sha256) {
             return Manifest.unexpected(delta.file, "feed \(id)'s delta from version \(delta.fromVersion)")
+        }
+        if let previous = previousEntry {
+            if previous.name != name || !Manifest.isName(previous.file, of: .feed(id), version: previous.version, sha256: previous.sha256) {
+                return Manifest.unexpected(previous.file, "feed \(id)'s previous entry")
+            }
+            for delta in previous.deltas where !Manifest.isDeltaName(delta.file, feed: id, from: delta.fromVersion, to: previous.version, sha256: delta.sha256) {
+                return Manifest.unexpected(delta.file, "feed \(id)'s previous delta from version \(delta.fromVersion)")
+            }
         }
         return nil
     }

@@ -2,22 +2,25 @@ import FeedBasics
 import FeedStorage
 import Foundation
 
-/// The publisher's memory of what it wrote: `manifest.json`, which clients read, and a copy
-/// of it, `.feedmill-publisher.json`, kept for one purpose: when the manifest is deleted,
-/// truncated or edited, `rss-publish --recover` re-adopts the publisher's own files by the
-/// digests recorded there, instead of every stable-named file having to be moved by hand.
+/// The publisher's memory of what a shard published: the root (`manifest.json`), which
+/// clients read, names each shard's record (`publisher.<K>of<N>.<sha256>.json`), its full
+/// state. A directory published in format 1 holds a format-1 `manifest.json` instead, read as
+/// the previous record, so the directory is upgraded in place.
 ///
-/// Both are read as untrusted input: a manifest that does not decode, or that names anything
-/// but the publisher's own file names (``Manifest/misnamed``), is not used. Without `--recover`
-/// the publication then stops and says how to recover, since publishing over files it can no
-/// longer account for could replace what it did not write.
+/// Everything is read as untrusted input: a root, record or manifest that does not decode,
+/// whose digest is not its name, or that names anything but the publisher's own file names
+/// (``Manifest/misnamed``), is not used. Without `--recover` the publication then stops and
+/// says how to recover, since publishing over files it can no longer account for could
+/// replace what it did not write. `--recover` adopts again the files whose bytes match the
+/// digests of the newest intact record of the shard (or format 1's `.feedmill-publisher.json`).
 struct ManifestStore {
     let target: any PublicationTarget
+    let shard: Shard
 
-    static let manifestName = "manifest.json"
-    static let recordName = ".feedmill-publisher.json"
+    static let manifestName = RootNames.root
+    static let recordName = PublishedName.legacyRecord.fileName
 
-    /// What a manifest file holds.
+    /// What a record or manifest file holds.
     enum Reading {
         case found(Manifest)
         case missing
@@ -27,15 +30,31 @@ struct ManifestStore {
 
     /// Where the next publication starts from, and what recovering said.
     struct Start {
+        /// The shard's last committed record (its own entries given their publication id), a
+        /// format-1 manifest, or an empty one.
         var manifest: Manifest
+        /// The root read (none when absent, of format 1 or unusable) and its version.
+        var root: PublicationRoot?
+        var rootVersion: RootVersion = .absent
+        /// The previous record's name, retired by the next one.
+        var recordName: String?
+        /// The previous manifest is format 1's: every feed is written under its format-2 name.
+        var legacy = false
+        /// Feeds whose pointers an uncommitted publication wrote (its intent): rewritten.
+        var repair: Set<Int64> = []
+        /// The intent there could not be read: every pointer of the shard is rewritten.
+        var repairAll = false
         /// `--recover`: what was adopted and what was left alone.
         var recovery: [String] = []
         /// Versioned files here the publication cannot vouch for: left alone, never removed.
         var leftAlone: Set<String> = []
-        /// The highest version any file here has, by snapshot (feed 3, the catalog), whether the
-        /// publication can vouch for it or not: new versions are numbered above, so none writes
-        /// over a file that is there and no client ever sees one version number twice.
+        /// The highest version any format-1 file here has, by snapshot (feed 3, the catalog):
+        /// new versions are counted above, so no client ever sees one version number twice.
         var versionFloors: [PublishedName.Snapshot: Int] = [:]
+        /// Every name there at the start: the one listing a publication makes (on object
+        /// storage a listing of a large publication is many requests, and a question per name
+        /// one each).
+        var listing: Set<String> = []
 
         /// A start that vouches for `manifest`'s files alone, in a directory holding `present`.
         init(manifest: Manifest, recovery: [String] = [], present: Set<String>? = nil) {
@@ -48,12 +67,23 @@ struct ManifestStore {
                 versionFloors[snapshot] = max(versionFloors[snapshot] ?? 0, version)
             }
         }
+
+        /// This shard's entry in the root read.
+        func shardEntry(_ shard: Shard) -> ShardEntry? { root?.shards[shard.label] }
     }
 
+    /// A record or format-1 manifest at `name`; a record's bytes must have the digest its name gives.
     func read(_ name: String) -> Reading {
         guard let bytes = target.read(name) else {
             return target.serves(name) ? .unusable("cannot be read") : .missing
         }
+        if case .record(_, let sha256)? = PublishedName(fileName: name), SHA256.hexDigest(bytes) != sha256 {
+            return .unusable("does not have the SHA-256 its name gives")
+        }
+        return Self.decode(bytes)
+    }
+
+    static func decode(_ bytes: [UInt8]) -> Reading {
         let data = Data(bytes)
         let manifest: Manifest
         do {
@@ -65,134 +95,182 @@ struct ManifestStore {
         return .found(manifest)
     }
 
-    /// The previous publication: the manifest when it is sound; nothing when the directory has
-    /// never been published into; with `recover`, what the record vouches for. Otherwise an
-    /// error that says what is wrong and how to recover.
+    /// What `manifest.json` holds: a format-2 root, a format-1 manifest, or neither.
+    enum RootReading {
+        case root(PublicationRoot)
+        case legacy(Manifest)
+        case unusable(String)
+    }
+
+    static func decodeRoot(_ bytes: [UInt8]) -> RootReading {
+        struct Probe: Decodable {
+            var format: String?
+            var formatVersion: Int?
+            enum CodingKeys: String, CodingKey {
+                case format
+                case formatVersion = "format_version"
+            }
+        }
+        guard let probe = try? JSONDecoder().decode(Probe.self, from: Data(bytes)) else {
+            return .unusable(bytes.isEmpty ? "is empty" : "is not a manifest this publisher wrote")
+        }
+        if probe.format == Manifest.formatName, let version = probe.formatVersion,
+            version != Manifest.currentFormatVersion, version != Manifest.legacyFormatVersion
+        {
+            return .unusable("has format_version \(version), which this publisher does not know (it writes \(Manifest.currentFormatVersion))")
+        }
+        if probe.formatVersion == Manifest.currentFormatVersion, probe.format == Manifest.formatName {
+            do {
+                let root = try JSONDecoder().decode(PublicationRoot.self, from: Data(bytes))
+                if let problem = root.misnamed { return .unusable(problem) }
+                return .root(root)
+            } catch {
+                return .unusable("is not a root this publisher wrote (\(brief(error)))")
+            }
+        }
+        switch decode(bytes) {
+        case .found(let manifest) where !manifest.isRecord: return .legacy(manifest)
+        case .found: return .unusable("is a publisher record, not a manifest")
+        case .missing: return .unusable("is missing")
+        case .unusable(let reason): return .unusable(reason)
+        }
+    }
+
+    /// The previous publication of this shard: the record the root names when it is sound;
+    /// a format-1 manifest to upgrade; nothing when the shard has never been published here;
+    /// with `recover`, what the newest intact record vouches for. Otherwise an error that says
+    /// what is wrong and how to recover.
     func start(recover: Bool) throws(PublishError) -> Start {
         let manifestPath = target.location + "/" + Self.manifestName
-        switch read(Self.manifestName) {
-        case .found(let manifest):
-            // A file put since under a name the next version would take is counted above.
-            return Start(manifest: manifest, present: try versionedFiles())
-        case .missing where !recover && !target.serves(Self.recordName):
-            // Never published here (or before the record was kept): a first publication, which
-            // writes no version under a name a file already has.
-            return Start(manifest: Manifest(), present: try versionedFiles())
-        case .missing where !recover:
-            throw Self.lost(manifestPath, "is missing, but rss-publish has published here (its record \(Self.recordName) is here)")
-        case .unusable(let reason) where !recover:
-            throw Self.lost(manifestPath, reason)
-        default:
-            return try recovered()
+        // A listing that fails stops the publication before anything is read or written.
+        let listing = Set(try target.names())
+        let versionedFiles = Self.versionedFiles(listing)
+        let (bytes, version) = try target.readRoot(Self.manifestName)
+        var start: Start
+        if let bytes {
+            switch Self.decodeRoot(bytes) {
+            case .root(let root):
+                if let entry = root.shards[shard.label] {
+                    switch read(entry.record) {
+                    case .found(let record) where record.isRecord && record.generation == entry.generation
+                        && PublicationJSON.publicationID(ofRecord: target.read(entry.record) ?? []).publication == entry.publication:
+                        start = Start(manifest: Self.resolved(record, publication: entry.publication), present: versionedFiles)
+                        start.recordName = entry.record
+                    case .found where !recover:
+                        throw Self.lost(target.location + "/" + entry.record, "is not the record the root names")
+                    case .missing where !recover:
+                        throw Self.lost(target.location + "/" + entry.record, "is missing")
+                    case .unusable(let reason) where !recover:
+                        throw Self.lost(target.location + "/" + entry.record, reason)
+                    default:
+                        start = recovered(listing)
+                    }
+                } else if hasRecords(listing) {
+                    // Records of this shard the root never named: its first publication here was
+                    // cut short before its commit (or another shard's --recover dropped its entry).
+                    // Its newest intact record is adopted by digests, so no version goes back.
+                    start = recovered(listing)
+                } else {
+                    // A shard the root does not know yet (or a new N): its first publication.
+                    start = Start(manifest: Manifest(), present: versionedFiles)
+                }
+                start.root = root
+            case .legacy(let manifest):
+                start = Start(manifest: manifest, present: versionedFiles)
+                start.legacy = true
+            case .unusable(let reason):
+                guard recover else { throw Self.lost(manifestPath, reason) }
+                start = recovered(listing)
+            }
+        } else if !recover, !hasRecords(listing) {
+            // Never published here: a first publication, which writes no version under a name
+            // a file already has.
+            start = Start(manifest: Manifest(), present: versionedFiles)
+        } else if !recover, !Self.everCommitted(listing) {
+            // Records, but no page and no stable name, which follow every commit: the first
+            // publication here was cut short before its root. Resumed from its newest record.
+            start = recovered(listing)
+        } else if !recover {
+            throw Self.lost(manifestPath, "is missing, but rss-publish has published here (its records are here)")
+        } else {
+            start = recovered(listing)
+        }
+        start.rootVersion = version
+        start.listing = listing
+        readIntent(into: &start)
+        return start
+    }
+
+    /// The shard's intent, when one of a publication the root does not vouch for is there.
+    private func readIntent(into start: inout Start) {
+        let name = PublishedName.intent(shard).fileName
+        guard let bytes = target.read(name) else {
+            start.repairAll = start.listing.contains(name)
+            return
+        }
+        guard let intent = try? JSONDecoder().decode(PublishIntent.self, from: Data(bytes)) else {
+            start.repairAll = true
+            return
+        }
+        let entry = start.shardEntry(shard)
+        if entry?.generation != intent.generation || entry?.publication != intent.publication {
+            start.repair = Set(intent.feeds)
         }
     }
 
-    /// The manifest's bytes, as both the manifest and the record hold them.
+    /// The record's own entries given its publication id (a record cannot hold its own digest).
+    static func resolved(_ record: Manifest, publication: String) -> Manifest {
+        var record = record
+        for index in record.feeds.indices where record.feeds[index].entryPublication == nil {
+            record.feeds[index].entryPublication = publication
+            if record.feeds[index].entryGeneration == nil { record.feeds[index].entryGeneration = record.generation }
+        }
+        return record
+    }
+
+    /// The bytes of a record.
     func encoded(_ manifest: Manifest) throws(PublishError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let json = try rethrowing(try encoder.encode(manifest), as: { (error: any Error) in
-            PublishError.storage(StorageError(path: target.location + "/" + Self.manifestName, message: "encoding the manifest failed: \(error)"))
-        })
-        return [UInt8](json) + [0x0A]
+        try PublicationJSON.encode(manifest, what: target.location + "/publisher record")
     }
 
-    /// Swaps the new manifest in: from here on the publication has happened.
-    func writeManifest(_ bytes: [UInt8]) throws(PublishError) {
-        try target.putManifest(bytes, as: Self.manifestName)
-    }
-
-    /// Keeps the record of the publication just made, after its manifest: a record is only
-    /// ever of a publication that happened. A record that cannot be written (a disk filled
-    /// meanwhile) fails nothing; the previous one stays, and recovering from it republishes
-    /// what it cannot vouch for. Returns why it was not written, if it was not.
-    func writeRecord(_ bytes: [UInt8]) -> String? {
-        do throws(PublishError) {
-            try target.put(bytes, as: Self.recordName)
-            return nil
-        } catch {
-            return "the record of this publication could not be written (\(error.description)); the previous one is kept"
+    /// Whether a root was ever committed here: the pages and stable names are written after
+    /// every commit, and only then.
+    private static func everCommitted(_ listing: Set<String>) -> Bool {
+        listing.contains { name in
+            switch PublishedName(fileName: name) {
+            case .atom?, .index?, .catalog?, .feed?: return true
+            default: return false
+            }
         }
     }
 
-    /// Files here under the names the publisher gives versions and deltas: none of them is
-    /// written over by a publication that cannot account for them (and so a listing that fails
-    /// stops the publication).
-    private func versionedFiles() throws(PublishError) -> Set<String> {
-        Set(try target.names().filter { PublishedFiles.isPublisherName($0) && $0.contains(".v") })
+    /// Whether this shard has published here: a record of it, or format 1's.
+    private func hasRecords(_ listing: Set<String>) -> Bool {
+        listing.contains { name in
+            switch PublishedName(fileName: name) {
+            case .record(let owner, _)?: return owner == shard
+            case .legacyRecord?: return true
+            default: return false
+            }
+        }
+    }
+
+    /// Files here under the names format 1 gave versions and deltas: none of them is written
+    /// over by a publication that cannot account for them (and so a listing that fails stops
+    /// the publication).
+    static func versionedFiles(_ listing: Set<String>) -> Set<String> {
+        listing.filter { PublishedName(fileName: $0)?.version != nil }
     }
 
     private static func lost(_ path: String, _ reason: String) -> PublishError {
         .storage(StorageError(
             path: path,
             message: "\(reason). Nothing was published. Run rss-publish --recover to adopt again the files whose bytes match "
-                + "the digests recorded in \(recordName) (anything else is left alone) and publish, or publish into a new directory"))
+                + "the digests recorded in the newest intact publisher record (anything else is left alone) and publish, "
+                + "or publish into a new directory"))
     }
 
-    /// The record's publication, keeping only the files whose bytes still match its digests.
-    /// Without a usable record nothing can be shown to be the publisher's: nothing is adopted,
-    /// everything is left alone, and the publication starts anew beside it.
-    private func recovered() throws(PublishError) -> Start {
-        let record: Manifest
-        switch read(Self.recordName) {
-        case .found(let found): record = found
-        case .missing, .unusable:
-            return Start(
-                manifest: Manifest(),
-                recovery: ["\(Self.recordName) is missing or unusable: nothing adopted; the files here are left alone, "
-                    + "and the publication starts anew beside them (a file at a stable name still stops it)"],
-                present: try versionedFiles())
-        }
-        var start = Start(manifest: record)
-        var digests: [String: String?] = [:]
-        func matches(_ file: String, _ sha256: String) -> Bool {
-            if digests[file] == nil { digests[file] = .some(digest(file)) }
-            return digests[file] == sha256
-        }
-        start.manifest.feeds = record.feeds.compactMap { feed in
-            guard matches(feed.file, feed.sha256) else {
-                start.recovery.append("feed \(feed.feedID): \(feed.file) is not what was published; the feed is published anew")
-                return nil
-            }
-            var kept = feed
-            kept.history = feed.history.filter { matches($0.file, $0.sha256) }
-            kept.deltas = feed.deltas.filter { matches($0.file, $0.sha256) }
-            return kept
-        }
-        if let catalog = record.catalog, !matches(catalog.file, catalog.sha256) {
-            start.recovery.append("\(catalog.file) is not what was published; the catalog is published anew")
-            start.manifest.catalog = nil
-        }
-        // A stable name is adopted when its bytes are those of the snapshot it stands for.
-        let current = Dictionary(
-            start.manifest.feeds.map { ($0.name, $0.sha256) } + (start.manifest.catalog.map { [($0.name, $0.sha256)] } ?? []),
-            uniquingKeysWith: { first, _ in first })
-        start.manifest.stableFiles = (record.stableFiles ?? []).filter { name in
-            guard target.serves(name) else { return false }
-            guard let sha256 = current[name], matches(name, sha256) else {
-                start.recovery.append("\(name) is not what was published under that name: left alone")
-                return false
-            }
-            return true
-        }
-        // Retired files carry no digest: they are not adopted, and so never removed.
-        start.manifest.retiredFiles = nil
-        let recovery = start.recovery
-        start = Start(manifest: start.manifest, recovery: recovery, present: try versionedFiles())
-        let adopted = start.manifest.feeds.count + (start.manifest.catalog == nil ? 0 : 1)
-        start.recovery.insert(
-            "recovered generation \(record.generation) from \(Self.recordName): \(adopted) snapshot(s) and "
-                + "\(start.manifest.stableFiles?.count ?? 0) stable name(s) adopted by their digests", at: 0)
-        return start
-    }
-
-    /// A plain file's digest: a link or a directory is never the publisher's own.
-    private func digest(_ name: String) -> String? {
-        guard target.holdsFile(name), let bytes = target.read(name) else { return nil }
-        return SHA256.hexDigest(bytes)
-    }
-
-    private static func brief(_ error: any Error) -> String {
+    static func brief(_ error: any Error) -> String {
         let text = "\(error)"
         return text.count > 120 ? String(text.prefix(119)) + "…" : text
     }

@@ -16,6 +16,13 @@ public enum PublishError: Error, CustomStringConvertible, Equatable {
     case dataDirectory(DataDirectoryError)
     /// A file could not be read or written; the manifest is missing or not the publisher's.
     case storage(StorageError)
+    /// The root (`manifest.json`) changed between the start of this publication and its
+    /// commit, in this shard's entry: another publisher published this shard meanwhile. The
+    /// root was not written; the next run repairs what this one wrote (its intent is kept).
+    case rootChanged(location: String, detail: String)
+    /// The target refused or failed an operation (object storage: a network error, a denied
+    /// request, a missing bucket); nothing half-done is visible to clients.
+    case target(location: String, reason: String, kind: TargetFailure)
 
     public var description: String {
         switch self {
@@ -32,6 +39,32 @@ public enum PublishError: Error, CustomStringConvertible, Equatable {
             return error.description
         case .storage(let error):
             return error.description
+        case .rootChanged(let location, let detail):
+            return "\(location): the root changed while this publication ran (\(detail)); nothing was committed, "
+                + "and the next rss-publish repairs what this one wrote"
+        case .target(let location, let reason, let kind):
+            return "\(location): \(kind.description): \(reason)"
+        }
+    }
+}
+
+/// Why a target operation failed, as far as the publication tells apart what an operator does
+/// about it: wait and retry, fix the permissions, create what is missing, or look closer.
+public enum TargetFailure: Sendable, Equatable, CustomStringConvertible {
+    /// Could not be reached (a refused connection, a timeout, retries exhausted on 5xx).
+    case unreachable
+    /// Refused for lack of rights (wrong credentials, a denied request).
+    case denied
+    /// What the target is in is not there (a missing bucket).
+    case missing
+    case other
+
+    public var description: String {
+        switch self {
+        case .unreachable: "unreachable"
+        case .denied: "access denied"
+        case .missing: "not found"
+        case .other: "failed"
         }
     }
 }

@@ -1,20 +1,40 @@
 /// The only files the publisher ever removes: files it wrote itself, known by name from its
-/// own manifests (current, earlier versions, deltas, pages, and files it retired), and its
+/// own records (current, earlier versions, deltas, pointers, and files it retired), and its
 /// own temporary files left by an interrupted publication. Nothing else in the target is
 /// touched, whatever it is called, and directories are never entered.
 enum PublishedFiles {
-    /// Files the previous manifest knew that the next one no longer names: those a client may
-    /// still be downloading (the previous publication served them) are kept one more round and
-    /// listed as retired in the next manifest; the rest are removed once it is written.
+    /// The names of a publication's scratch files (``PublicationTarget/scratchPath()``).
+    static let scratchPrefix = ".feedmill-scratch."
+
+    /// The retired names of the next record: those of the previous one still there and not
+    /// named again, and the files the previous record kept that the next one does not, retired
+    /// now (at `now`). `keep` are named elsewhere (the root's catalog). A file the previous
+    /// publication served (the usable entries a client of its root downloads: current
+    /// snapshots, their deltas, the catalog) is retired by `generation`, and so stays at least
+    /// until the next one; any other (an older version kept for deltas) as if by the one
+    /// before, so that with no grace period it goes with this publication, as in format 1.
     static func retire(
-        previous: Manifest, next: Manifest, in target: any PublicationTarget
-    ) throws(PublishError) -> (retired: [String], removeNow: [String]) {
-        let known = previous.files.union(previous.retiredFiles ?? []).filter { isPublisherName($0) && target.holdsFile($0) }
-        let unnamed = known.subtracting(next.files)
-        let keptOneMore = unnamed.intersection(previous.servedFiles)
-        let removeNow = unnamed.subtracting(keptOneMore).union(try staleTemporaries(in: target))
-        // Retired names stay listed until they are gone, so an interrupted removal is retried.
-        return (unnamed.sorted(), removeNow.sorted())
+        previous: Manifest, previousRecord: String?, next: Manifest, keep: Set<String>, now: Int64, generation: Int,
+        in target: any PublicationTarget
+    ) -> [RetiredFile] {
+        let named = next.files.union(keep)
+        var retired = (previous.retired ?? []).filter { !named.contains($0.name) && target.holdsFile($0.name) }
+        var seen = Set(retired.map(\.name))
+        var unnamed = previous.files.union(previous.retiredFiles ?? []).subtracting(named)
+        if let previousRecord { unnamed.insert(previousRecord) }
+        if !previous.isRecord { unnamed.insert(PublishedName.legacyRecord.fileName) }
+        let served = previous.servedFiles
+        for name in unnamed.sorted() where !seen.contains(name) && isPublisherName(name) && target.holdsFile(name) {
+            retired.append(RetiredFile(name: name, retiredAt: now, generation: served.contains(name) ? generation : generation - 1))
+            seen.insert(name)
+        }
+        return retired.sorted { $0.name < $1.name }
+    }
+
+    /// The retired names due for removal by the publication of `generation` at `now`: retired
+    /// at least `grace` seconds ago, by an earlier generation.
+    static func due(_ retired: [RetiredFile], now: Int64, generation: Int, grace: Int64) -> [String] {
+        retired.filter { $0.generation < generation && now - $0.retiredAt >= grace }.map(\.name)
     }
 
     /// Removes plain files only (``PublicationTarget/delete(_:)``); how many were removed.
@@ -23,23 +43,32 @@ enum PublishedFiles {
     }
 
     /// A name the publisher gives its files (``PublishedName``), and nothing else: stable
-    /// names among them are removed only when the manifest lists them as written by the publisher.
+    /// names among them are removed only when the record lists them as written by the publisher.
     static func isPublisherName(_ name: String) -> Bool {
         PublishedName(fileName: name) != nil
     }
 
     /// Temporary files of an interrupted publication: a publisher name (or the manifest)
-    /// followed by `.tmp-<pid>`, possibly with SQLite's `-journal`. The target is locked
-    /// while publishing, so any found now belong to a run that has ended.
-    static func staleTemporaries(in target: any PublicationTarget) throws(PublishError) -> Set<String> {
-        Set(try target.names().filter { name in
+    /// followed by `.tmp-<pid>`, possibly with SQLite's `-journal`, and scratch files
+    /// (`.feedmill-scratch.<pid>.<n>`, with the same endings). The target is locked while
+    /// publishing, so any in the listing taken after the lock belong to a run that has ended.
+    static func staleTemporaries(among listing: Set<String>, in target: any PublicationTarget) -> Set<String> {
+        listing.filter { name in
+            if isScratch(name) { return target.holdsFile(name) }
             guard let range = name.range(of: ".tmp-", options: .backwards) else { return false }
             let base = String(name[..<range.lowerBound])
             var suffix = name[range.upperBound...]
             if suffix.hasSuffix("-journal") { suffix = suffix.dropLast("-journal".count) }
             return !suffix.isEmpty && suffix.allSatisfy { $0.isASCII && $0.isNumber }
-                && (isPublisherName(base) || base == ManifestStore.manifestName || base == ManifestStore.recordName)
+                && (isPublisherName(base) || base == ManifestStore.manifestName || isScratch(base))
                 && target.holdsFile(name)
-        })
+        }
+    }
+
+    /// `.feedmill-scratch.<pid>.<n>`.
+    private static func isScratch(_ name: String) -> Bool {
+        guard name.hasPrefix(scratchPrefix) else { return false }
+        let parts = name.dropFirst(scratchPrefix.count).split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
 }

@@ -14,9 +14,15 @@ enum StableNames {
     /// Names the publisher owns: those in `previous.stableFiles`. A file already at a stable
     /// name that the publisher did not write (an operator's own `feed_3.sqlite`) stops the
     /// publication before anything is written: it is never replaced or removed.
-    static func refuseForeign(names: [String], previous: Manifest, in target: any PublicationTarget) throws(PublishError) {
-        let owned = Set(previous.stableFiles ?? [])
-        for name in names where !owned.contains(name) && target.serves(name) {
+    /// The catalog's stable name is whoever commits the root's, so it is owned as soon as a
+    /// format-2 root is there (`rootExists`).
+    /// `present` is the target's listing.
+    static func refuseForeign(
+        names: [String], previous: Manifest, rootExists: Bool, present: Set<String>, in target: any PublicationTarget
+    ) throws(PublishError) {
+        var owned = Set(previous.stableFiles ?? [])
+        if rootExists { owned.insert(PublishedName.catalog.fileName) }
+        for name in names where !owned.contains(name) && present.contains(name) {
             throw .storage(StorageError(
                 path: target.location + "/" + name,
                 message: "is there but was not published by rss-publish; move it away, it would be replaced"))
@@ -32,9 +38,10 @@ enum StableNames {
     /// longer published, then makes the changes durable together (one flush, not one per
     /// name: a power cut before it leaves a name at its previous snapshot, whole, and the next
     /// run brings it up to date). Returns how many names changed.
-    static func sync(_ manifest: Manifest, in target: any PublicationTarget) throws(PublishError) -> Int {
+    /// `catalog` is the root's catalog (the merged one when shards publish together).
+    static func sync(_ manifest: Manifest, catalog: RootCatalog?, in target: any PublicationTarget) throws(PublishError) -> Int {
         var changed = 0
-        let targets = manifest.feeds.map { ($0.name, $0.file) } + (manifest.catalog.map { [($0.name, $0.file)] } ?? [])
+        let targets = manifest.feeds.map { ($0.name, $0.file) } + (catalog.map { [($0.name, $0.file)] } ?? [])
         for (name, file) in targets where try target.alias(name, to: file) { changed += 1 }
         let current = Set(targets.map(\.0))
         for name in manifest.stableFiles ?? [] where !current.contains(name) {

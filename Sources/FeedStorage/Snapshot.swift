@@ -53,7 +53,7 @@ public enum Snapshot {
     private static let itemsTable = FeedDatabaseSchema.createItems(
         itemColumns.map { ($0, FeedDatabaseSchema.columnDefinitions[$0] ?? "") }, ifNotExists: false)
 
-    private static let catalogTables = CatalogSchema.clientTables.map { "CREATE TABLE \($0)" }
+    static let catalogTables = CatalogSchema.clientTables.map { "CREATE TABLE \($0)" }
 
     /// Changes whenever a feed database's content does: every insert, change or repair raises
     /// `change_seq` (``ItemValues/highestChangeSequence``, numbers only), and removals change
@@ -173,7 +173,7 @@ public enum Snapshot {
     }
 
     /// The client tables' columns and their types, in the order the published copy has them.
-    private static let catalogClientTables: [ClientRows.Table] = [
+    static let catalogClientTables: [ClientRows.Table] = [
         .init(name: "feeds", columns: [("feedid", .integer), ("url", .text)]),
         .init(
             name: "about",
@@ -255,7 +255,7 @@ public enum Snapshot {
     /// the one flush that matters is made once the file is whole, by the caller's choice. Its own
     /// flushes (journal, database, directory) were paid once per file. The bytes written are
     /// the same either way (the file's header records neither setting).
-    private static func write(
+    static func write(
         _ destination: String, schema: [String], version: Int, flushing: DurableFiles.Flushing, fill: (Database) throws -> Int
     ) throws(StorageError) -> SnapshotFile {
         let temporary = destination + ".tmp-\(getpid())"

@@ -10,6 +10,7 @@ extension CommandContext {
         configuration.concurrency = settings[Settings.concurrency]
         configuration.perHostLimit = settings[Settings.perHost]
         configuration.deadline = settings[Settings.deadline].map { Double($0.value) }
+        configuration.shard = settings[Settings.shard]
         if let keepItems = settings[Settings.keepItems] { configuration.retention.keepItems = keepItems }
         if let keepDays = settings[Settings.keepDays] { configuration.retention.keepDays = keepDays }
         return configuration

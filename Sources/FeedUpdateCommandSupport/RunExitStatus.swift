@@ -15,7 +15,7 @@ extension ExitStatus {
     public static func of(_ error: PipelineError) -> Int32 {
         switch error {
         case .dataDirectory(let problem): return of(problem)
-        case .unknownFeeds: return usage
+        case .unknownFeeds, .otherShardsFeeds: return usage
         case .feedList, .storage: return fatal
         }
     }

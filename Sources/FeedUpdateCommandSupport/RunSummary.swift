@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedCommandSupport
 import FeedPipeline
 import FeedStorage
@@ -8,6 +9,7 @@ public enum RunSummary {
     public static func render(_ report: RunReport, command: String, dryRun: Bool = false) -> String {
         var lines: [String] = []
         let verb = dryRun ? "would update" : "updated"
+        let command = report.shard.isAll ? command : "\(command) (shard \(report.shard.label))"
         lines.append(
             "\(command): \(report.tally.feeds) feed(s) in \(String(format: "%.1f", report.duration)) s: "
                 + "\(report.updated + report.tally.wouldUpdate) \(verb), \(report.unchanged) unchanged, "

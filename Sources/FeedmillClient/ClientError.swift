@@ -25,6 +25,11 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database's rows are not the version the manifest names.
     case contentDigestMismatch(file: String, expected: String, found: String)
     case unusableDelta(file: String, reason: String)
+    /// A feed pointer (`feed_<id>.json`) whose `feedid` is not the feed its name is for: it
+    /// would give one feed's items to another.
+    case wrongFeed(pointer: String, feedID: Int64, expected: Int64)
+    /// An entry of a pointer or root that lacks what format 2 requires of it.
+    case unusableEntry(file: String, reason: String)
     case database(path: String, message: String)
     /// The local folder or a file in it could not be read or written.
     case folder(path: String, reason: String)
@@ -42,11 +47,12 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedFormat(let url, let format, let version):
             "\(url.absoluteString) is \(format) format version \(version.map(String.init) ?? "(none)"), which this client does not read "
                 + "(it reads \(PublicationManifest.knownFormat) \(PublicationManifest.knownFormatVersions.lowerBound)..."
-                + "\(PublicationManifest.knownFormatVersions.upperBound)); the local files are kept: update the client"
+                + "\(PublicationManifest.knownFormatVersions.upperBound) and \(FeedPointer.knownFormat) \(FeedPointer.knownFormatVersions.upperBound)); "
+                + "the local files are kept: update the client"
         case .unsupportedSchema(let file, let schemaVersion, let known):
             "\(file) has schema version \(schemaVersion); this client reads \(known.lowerBound)...\(known.upperBound): the local copy is kept"
         case .unsafeName(let name): "the manifest names \"\(name)\", which is not a plain file name: not downloaded"
-        case .misnamed(let name, let expected): "the manifest names \"\(name)\" where the contract names \"\(expected)\": not downloaded"
+        case .misnamed(let name, let expected): "the publication names \"\(name)\" where the contract names \"\(expected)\": not downloaded"
         case .sizeMismatch(let file, let expected, let received):
             "\(file): received \(received) bytes, the manifest says \(expected) (cut short or changed): not used"
         case .sha256Mismatch(let file, let expected, let received):
@@ -54,6 +60,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .contentDigestMismatch(let file, let expected, let found):
             "\(file): content digest \(found), the manifest says \(expected)"
         case .unusableDelta(let file, let reason): "delta \(file) cannot be applied: \(reason)"
+        case .wrongFeed(let pointer, let feedID, let expected):
+            "\(pointer) is the pointer of feed \(feedID), not of feed \(expected): refused, the local file kept"
+        case .unusableEntry(let file, let reason): "\(file) cannot be used: \(reason)"
         case .database(let path, let message): "\(path): \(message)"
         case .folder(let path, let reason): "\(path): \(reason)"
         case .foreignFile(let path): "\(path) was not written by this client: left alone, not synced"

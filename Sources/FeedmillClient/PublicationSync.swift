@@ -4,9 +4,12 @@ import Foundation
 /// app opens `all_feeds.sqlite` and `feed_<id>.sqlite` from its own storage and never a file
 /// half written, half verified or from another feed.
 ///
-/// One ``run()`` reads `manifest.json`, downloads the catalog when its version changed, brings
-/// each followed feed to the published version (by a delta when one applies to the version
-/// held, else the whole file), checks every download's SHA-256 and every database's content
+/// One ``run()`` reads `manifest.json`: in publication format 2 a small root, then each
+/// followed feed's pointer (`feed_<id>.json`, revalidated with the ETag kept from the last
+/// sync, so an unchanged feed costs a 304 and no body), the catalog only when it is needed
+/// (see ``catalogMaxAge``); in format 1 (or 0) one manifest listing every feed. It brings each
+/// followed feed to the published version (by a delta when one applies to the version held,
+/// else the whole file), checks every download's SHA-256 and every database's content
 /// digest, and removes the files of feeds that left. It follows the client contract
 /// (docs/client-contract.md) to the letter: a manifest format it does not know is refused, a
 /// stale generation is not applied, a file that fails a check never replaces a good one.
@@ -22,23 +25,37 @@ public struct PublicationSync: Sendable {
     public let folder: URL
     public let feeds: FollowedFeeds
     public let transport: any ClientTransport
+    /// Format 2: the longest (seconds) a local catalog is kept while a newer one is published,
+    /// when the client has one and it lists every followed feed. Following every feed
+    /// (``FollowedFeeds/all``), the catalog is the list of feeds, and is downloaded whenever it
+    /// changed. Format 1 names the catalog in every manifest and downloads it whenever it changed.
+    public let catalogMaxAge: TimeInterval
+    /// The time now, for the catalog's age (a test passes its own).
+    public let clock: @Sendable () -> Date
 
     /// Feed schema versions this client reads: a rise only ever adds tables and columns, so
     /// the client knows which rises it can still read.
     public static let knownFeedSchemaVersions = 1...2
     public static let knownCatalogSchemaVersions = 1...2
 
-    public init(baseURL: URL, folder: URL, feeds: FollowedFeeds = .all, transport: any ClientTransport = URLSessionTransport()) {
+    public static let defaultCatalogMaxAge: TimeInterval = 86_400
+
+    public init(
+        baseURL: URL, folder: URL, feeds: FollowedFeeds = .all, transport: any ClientTransport = URLSessionTransport(),
+        catalogMaxAge: TimeInterval = defaultCatalogMaxAge, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         // Names are resolved against the base as a directory, whether or not it ends with "/".
         self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
         self.folder = folder
         self.feeds = feeds
         self.transport = transport
+        self.catalogMaxAge = catalogMaxAge
+        self.clock = clock
     }
 
     /// Brings the folder to the manifest's generation, as far as it can. Throws only when
     /// nothing could be done (the folder is unusable or busy, the manifest cannot be read or
-    /// is of an unknown format); a file that could not be synced is a ``SyncReport/problems``
+    /// is of an unknown format); a file (or a pointer) that could not be synced is a ``SyncReport/problems``
     /// entry, and the others are synced regardless.
     public func run() async throws(ClientError) -> SyncReport {
         let session = try SyncSession(self)

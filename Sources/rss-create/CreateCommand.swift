@@ -18,7 +18,9 @@ struct CreateCommand: ParsableCommand {
             touched: an unreadable list changes nothing. A URL already in the catalog \
             keeps its feedid; new URLs get new feedids; duplicates are imported once and \
             reported; feeds no longer listed are reported and kept unless --prune. Running it \
-            twice changes nothing the second time.
+            twice changes nothing the second time. With --shard K/N the whole list is \
+            imported (every shard's catalog is the same) and only the feeds of shard K's \
+            hosts are fetched and get databases (docs/sharding.md).
 
             Settings come from the command line, then FEEDMILL_* environment variables, then \
             the configuration file (--config, $FEEDMILL_CONFIG or ./feedmill.toml; keys as the \
@@ -43,6 +45,9 @@ struct CreateCommand: ParsableCommand {
         discussion: "When all_feeds.sqlite is missing or empty but feed_<id>.sqlite files remain, list each again under the feedid and URL it is stamped with, then import the feed list as usual."))
     var rebuildCatalog = false
 
+    @Option(help: Settings.shard.help, transform: Shard.argument)
+    var shard: Shard?
+
     @OptionGroup var common: CommonOptions
     @OptionGroup var options: PipelineOptions
 
@@ -56,6 +61,7 @@ struct CreateCommand: ParsableCommand {
         MemoryTuning.apply()
         var given = options.given
         given.add(Settings.feedList, opml)
+        given.add(Settings.shard, shard)
         let context = try CommandContext.make(.create, common: common, given: given)
         var configuration = try context.pipelineConfiguration(options)
         let feedList = context.settings[Settings.feedList]
@@ -82,6 +88,7 @@ struct CreateCommand: ParsableCommand {
             let eventful = !report.update.nothingHappened || !imported.added.isEmpty || !imported.missing.isEmpty || imported.pruned
             context.summary(RunSummary.render(imported, source: feedList), eventful: eventful)
             context.summary(RunSummary.render(report.update, command: "rss-create"), eventful: eventful)
+            context.noteOtherShardsDatabases(report.update)
             let exitCode = rejected.isEmpty ? report.update.exitCode : max(report.update.exitCode, ExitStatus.someFeedsFailed)
             return CommandResult(report: report.update, exitCode: exitCode)
         }

@@ -12,14 +12,19 @@ struct PublishCommand: ParsableCommand {
         commandName: "rss-publish",
         abstract: "Publish consistent, versioned snapshots of the databases for clients to pull.",
         discussion: """
-            Writes a directory any static web server can serve: manifest.json (read it first), \
-            all_feeds.v<N>.sqlite (feeds, about, last_update only), feed_<id>.v<N>.sqlite per \
-            feed, deltas from the last few versions, atom.xml and index.html. Files are written \
-            under new names and swapped in; the manifest goes last; the previous publication's \
-            files stay until the next one. Only changed databases are rewritten; a run with \
-            nothing new writes nothing. Safe to run while rss-update writes.
+            Writes a directory any static web server can serve (publication format 2): \
+            manifest.json, the small root clients read first; feed_<id>.json, one pointer per \
+            feed; snapshots and deltas named by their SHA-256 (all_feeds.<sha256>.sqlite with \
+            feeds, about, last_update only; feed_<id>.<sha256>.sqlite; \
+            feed_<id>.<sha256>.delta.json), which never change; all_feeds.sqlite and \
+            feed_<id>.sqlite for original z_rss clients; atom.xml and index.html. The root is \
+            committed last, over the one read at the start; files no longer named are removed \
+            after --retire-after. Only changed databases are rewritten, and only changed \
+            feeds' pointers; a run with nothing new writes nothing. Safe to run while \
+            rss-update writes. With --shard K/N, publishes the feeds of shard K only, and \
+            commits the root with the other shards' entries.
 
-            \(ExitStatus.helpText(for: "rss-publish", codes: [0, 1, 64, 70, 75]))
+            \(ExitStatus.helpText(for: "rss-publish", codes: [0, 1, 64, 66, 69, 70, 74, 75, 77]))
             """,
         version: FeedmillVersion.current)
 
@@ -39,9 +44,16 @@ struct PublishCommand: ParsableCommand {
     var full = false
 
     @Flag(help: ArgumentHelp(
-        "When manifest.json is missing or unusable: adopt again the files whose bytes match the digests recorded in "
-            + ".feedmill-publisher.json, leave anything else alone, and publish."))
+        "When manifest.json or this shard's record is missing or unusable: adopt again the files whose bytes match the "
+            + "digests of the newest intact publisher record of the shard (or format 1's .feedmill-publisher.json), "
+            + "leave anything else alone, rewrite every pointer of the shard, and publish."))
     var recover = false
+
+    @Option(help: Settings.shard.help, transform: Shard.argument)
+    var shard: Shard?
+
+    @Option(help: Settings.retireAfter.help)
+    var retireAfter: Seconds?
 
     @Option(help: Settings.siteURL.help)
     var siteURL: String?
@@ -62,11 +74,14 @@ struct PublishCommand: ParsableCommand {
         given.add(Settings.siteURL, siteURL)
         given.add(Settings.title, title)
         given.add(Settings.metricsFile, metricsFile)
+        given.add(Settings.shard, shard)
+        given.add(Settings.retireAfter, retireAfter)
         let context = try CommandContext.make(.publish, common: common, given: given)
         let (data, publish) = context.publishConfiguration(full: full)
         try CommandRunner.run(context, now: publish.clock) { () throws(PublishError) in
             let catalog = try PublishRun.openCatalog(data)
-            let report = try PublishRun(data: data, configuration: publish, catalog: catalog)
+            let target = try PublicationTargetChoice.target(for: publish.outputDirectory)
+            let report = try PublishRun(data: data, configuration: publish, catalog: catalog, target: target)
                 .run(only: feeds.isEmpty ? nil : feeds, recover: recover)
             for line in report.recovery { context.logger.notice("\(line)") }
             for failure in report.failures {
@@ -77,9 +92,9 @@ struct PublishCommand: ParsableCommand {
                 context.summary("rss-publish: nothing changed since generation \(report.generation); nothing written\n", eventful: false)
             } else {
                 context.summary(
-                    "rss-publish: generation \(report.generation) in \(String(format: "%.2f", report.duration)) s: "
+                    "rss-publish: \(publish.shard.isAll ? "" : "shard \(publish.shard.label) ")generation \(report.generation) in \(String(format: "%.2f", report.duration)) s: "
                         + "\(report.feedsWritten) feed database(s) written, \(report.feedsUnchanged) unchanged, "
-                        + "\(report.deltasWritten) delta(s); \(report.filesWritten) files, \(report.bytesWritten) bytes; "
+                        + "\(report.deltasWritten) delta(s), \(report.pointersWritten) pointer(s); \(report.filesWritten) files, \(report.bytesWritten) bytes; "
                         + "\(report.filesRemoved) old file(s) removed\n"
                         + "  clients read \(publish.outputDirectory)/manifest.json; people read \(publish.outputDirectory)/index.html\n")
             }

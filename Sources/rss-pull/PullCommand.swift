@@ -13,7 +13,12 @@ struct PullCommand: AsyncParsableCommand {
         discussion: """
             Reads BASE-URL/manifest.json and brings FOLDER to its generation: the catalog \
             (all_feeds.sqlite) and the feeds followed (every feed, or those given with --feed) \
-            as feed_<id>.sqlite, by deltas when they apply and whole files otherwise. Every \
+            as feed_<id>.sqlite, by deltas when they apply and whole files otherwise. In \
+            publication format 2 each followed feed's pointer (feed_<id>.json) is revalidated \
+            with the ETag kept from the last run (unchanged: a 304, no body), and the catalog is \
+            downloaded only when FOLDER has none, when a followed feed is not in it, or when it is \
+            older than --catalog-max-age (following every feed: whenever it changed); format 1 \
+            publications are read too. Every \
             download's SHA-256 and every database's content digest is checked; files are \
             replaced by rename, so a reader never opens a half-written database; a feed that \
             left the publication has its file removed. FOLDER/.feedmill-client.json records what \
@@ -40,6 +45,12 @@ struct PullCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds to wait for each request.", valueName: "seconds"))
     var timeout: Double = 60
 
+    @Option(
+        help: ArgumentHelp(
+            "Format 2: seconds a local catalog is kept while a newer one is published (when it lists every followed feed).",
+            valueName: "seconds"))
+    var catalogMaxAge: Double = PublicationSync.defaultCatalogMaxAge
+
     @Flag(help: "Print the report as JSON instead of one line.")
     var json = false
 
@@ -48,6 +59,7 @@ struct PullCommand: AsyncParsableCommand {
             throw ValidationError("base-url must be an http(s) or file URL, or a local path: \(baseURL)")
         }
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout takes 0 < seconds <= 86400") }
+        guard catalogMaxAge >= 0, catalogMaxAge <= 31_536_000 else { throw ValidationError("--catalog-max-age takes 0 <= seconds <= 31536000") }
     }
 
     /// The base URL: as given when it has a scheme, else a local path.
@@ -62,7 +74,8 @@ struct PullCommand: AsyncParsableCommand {
         guard let source else { throw ExitCode(64) }
         let sync = PublicationSync(
             baseURL: source, folder: URL(fileURLWithPath: folder, isDirectory: true),
-            feeds: feeds.isEmpty ? .all : .only(Set(feeds)), transport: URLSessionTransport(timeout: timeout))
+            feeds: feeds.isEmpty ? .all : .only(Set(feeds)), transport: URLSessionTransport(timeout: timeout),
+            catalogMaxAge: catalogMaxAge)
         let report: SyncReport
         do {
             report = try await sync.run()

@@ -27,6 +27,11 @@ struct UpdateCommand: ParsableCommand {
 
             A second run on the same data directory exits at once (status 75) rather than wait.
 
+            With --shard K/N only the feeds of shard K's hosts are fetched (every feed of one \
+            host is in one shard); --feed of another shard's feed is refused, naming its shard. \
+            A feed new to the shard is fetched in full into a new database; databases of feeds \
+            other shards own now are left in place (docs/sharding.md).
+
             \(ExitStatus.helpText)
             """,
         version: FeedmillVersion.current)
@@ -49,6 +54,9 @@ struct UpdateCommand: ParsableCommand {
     @Flag(help: "Fetch and parse, but write nothing; print what would change.")
     var dryRun = false
 
+    @Option(help: Settings.shard.help, transform: Shard.argument)
+    var shard: Shard?
+
     func validate() throws {
         if all && !feeds.isEmpty { throw ValidationError("--all and --feed cannot be combined") }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
@@ -58,6 +66,7 @@ struct UpdateCommand: ParsableCommand {
         MemoryTuning.apply()
         var given = options.given
         given.add(Settings.staleAfter, staleAfter)
+        given.add(Settings.shard, shard)
         let context = try CommandContext.make(.update, common: common, given: given)
         var configuration = try context.pipelineConfiguration(options)
         let trap = SignalTrap()
@@ -72,6 +81,7 @@ struct UpdateCommand: ParsableCommand {
                 progress.update($0, done: $1, total: $2)
             }
             context.summary(RunSummary.render(report, command: "rss-update", dryRun: dryRun), eventful: !report.nothingHappened)
+            context.noteOtherShardsDatabases(report)
             return CommandResult(report: report, exitCode: report.exitCode)
         }
     }

@@ -1,3 +1,4 @@
+import FeedBasics
 import Foundation
 import PipelineTestSupport
 import TestSupport
@@ -15,7 +16,7 @@ struct ContribTests {
     @Test(
         "systemd-analyze rates each service 2.0 or lower",
         .enabled(if: InstalledTool.exists("/usr/bin/systemd-analyze"), "systemd-analyze is not installed (Debian package systemd)"),
-        arguments: ["feedmill-update.service", "feedmill-create.service"])
+        arguments: ["feedmill-update.service", "feedmill-create.service", "feedmill-update@.service", "feedmill-create@.service"])
     func hardened(unit: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
@@ -30,7 +31,7 @@ struct ContribTests {
         #expect(process.terminationStatus == 0, "\(overall)")
     }
 
-    @Test("75 (busy) and 143 (SIGTERM) are not failed units", arguments: ["feedmill-update.service", "feedmill-create.service"])
+    @Test("75 (busy) and 143 (SIGTERM) are not failed units", arguments: ["feedmill-update.service", "feedmill-create.service", "feedmill-update@.service", "feedmill-create@.service"])
     func exitStatuses(unit: String) throws {
         let line = try Self.text("contrib/systemd/" + unit).split(separator: "\n").first { $0.hasPrefix("SuccessExitStatus=") }
         let codes = Set((line ?? "").dropFirst("SuccessExitStatus=".count).split(separator: " ").map(String.init))
@@ -50,5 +51,77 @@ struct ContribTests {
         for unit in ["feedmill-update.service", "feedmill-update.timer", "feedmill-create.service"] {
             #expect(readme.contains("contrib/systemd/" + unit) || readme.contains("contrib/systemd/feedmill-update.*"), "\(page): \(unit)")
         }
+    }
+
+    /// One instance per shard: the instance is the shard as systemd-escape writes it (2/4 ->
+    /// 2-4), `%I` gives the K/N back to `--shard`, `%i` names the shard's own data directory
+    /// and metrics files; the timer starts it, so the service has no [Install] section.
+    @Test func theShardTemplateRunsEachShardWithItsOwnDataDirectory() throws {
+        let service = try Self.text("contrib/systemd/feedmill-update@.service")
+        let timer = try Self.text("contrib/systemd/feedmill-update@.timer")
+        let create = try Self.text("contrib/systemd/feedmill-create@.service")
+        let lines = service.split(separator: "\n").map(String.init)
+        let starts = (lines + create.split(separator: "\n").map(String.init)).filter { $0.hasPrefix("ExecStart=") }
+        #expect(starts.count == 3)
+        for start in starts {
+            #expect(start.contains(" --shard %I "), "\(start)")
+            #expect(start.contains(" --data-dir /var/lib/feedmill/shard-%i/data "), "\(start)")
+            #expect(start.contains("-%i.prom"), "one metrics file per shard: \(start)")
+        }
+        #expect(lines.contains("StateDirectory=feedmill/shard-%i") && create.contains("\nStateDirectory=feedmill/shard-%i\n"))
+        #expect(!lines.contains("[Install]") && !lines.contains { $0.hasPrefix("WantedBy=") }, "started by its timer only")
+        #expect(!create.split(separator: "\n").contains("[Install]"), "started by hand after the feed list changes")
+        #expect(timer.contains("\n[Install]\nWantedBy=timers.target"))
+        #expect(timer.contains("\nPersistent=true\n") && timer.contains("\nRandomizedDelaySec="))
+        let sharding = try Self.text("docs/sharding.md")
+        for unit in ["feedmill-update@.service", "feedmill-update@.timer", "feedmill-create@.service"] {
+            #expect(sharding.contains("contrib/systemd/" + unit), "docs/sharding.md: \(unit)")
+        }
+    }
+
+    @Test(
+        "systemd-escape names each shard's instance, and gives its K/N back",
+        .enabled(if: InstalledTool.exists("/usr/bin/systemd-escape"), "systemd-escape is not installed (Debian package systemd)"),
+        arguments: ["1/1", "2/4", "12/16", "1024/1024"])
+    func instanceNames(shard: String) throws {
+        func escape(_ arguments: [String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-escape")
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let unit = try escape(["--template=feedmill-update@.service", shard])
+        #expect(unit == "feedmill-update@" + shard.replacingOccurrences(of: "/", with: "-") + ".service")
+        #expect(try escape(["--unescape", "--instance", unit]) == shard, "%I is the shard as --shard takes it")
+        #expect(try Shard(parsing: shard).label == shard)
+    }
+
+    /// `systemd-analyze verify` of one instance and its timer, with the built executables in
+    /// place of /usr/local/bin (verify checks that they exist): nothing to say.
+    @Test(
+        .enabled(if: InstalledTool.exists("/usr/bin/systemd-analyze"), "systemd-analyze is not installed (Debian package systemd)"))
+    func theShardTemplateVerifies() throws {
+        let directory = try TemporaryDirectory()
+        let built = Executable(name: "rss-update").url.deletingLastPathComponent().path + "/"
+        var paths: [String] = []
+        for unit in ["feedmill-update@.service", "feedmill-update@.timer", "feedmill-create@.service"] {
+            let text = try Self.text("contrib/systemd/" + unit).replacingOccurrences(of: "/usr/local/bin/", with: built)
+            paths.append(try directory.write(unit.replacingOccurrences(of: "@.", with: "@2-4."), text))
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+        process.arguments = ["verify", "--man=no"] + paths
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0 && text.isEmpty, "\(text)")
     }
 }

@@ -51,23 +51,45 @@ struct DataSafetyTests {
 
         // Six generations, each changing feed 1, so that old versions and deltas are retired
         // (three earlier versions are kept).
+        var versionFiles: [Int: String] = [:]
+        var deltaFiles: [String: String] = [:]  // "v<from>-v<to>" → file
         for round in 0..<6 {
             if round > 0 {
                 try FeedDatabase(path: run.data + "/feed_1.sqlite").upsert([entry("extra-\(round)")], now: 5_000)
             }
             let result = try run.publishAll()
             #expect(result.status == 0, "\(result.stderr)")
+            let feed = try #require(try PublishHarnessReader.manifest(run.out).feeds.first { $0.feedID == 1 })
+            versionFiles[feed.version] = feed.file
+            for delta in feed.deltas { deltaFiles["v\(delta.fromVersion)-v\(feed.version)"] = delta.file }
         }
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: run.out))
         for name in userFiles { #expect(names.contains(name), "\(name) is not the publisher's and stays") }
         #expect(FileManager.default.fileExists(atPath: run.out + "/feed_97.notes.sqlite/notes.txt"))
         #expect(!names.contains("feed_2.v1.sqlite.tmp-99999"), "its own stale temporary file is removed")
-        // A first publication numbers its versions above every version a file there has (the
-        // user's `feed_1.v1-v9.delta.json`), so it can never write over one: v10 to v15.
-        for old in ["feed_1.v10.sqlite", "feed_1.v11.sqlite", "feed_1.v10-v11.delta.json", "feed_1.v10-v13.delta.json", "feed_1.v11-v13.delta.json"] {
+        // Versions are still counted above every version a format-1 name there gives (the
+        // user's `feed_1.v1-v9.delta.json`): v10 to v15; their files are named by their digests.
+        let record = try PublishHarnessReader.manifest(run.out)
+        let feed1 = try #require(record.feeds.first { $0.feedID == 1 })
+        #expect(feed1.version == 15 && feed1.history.map(\.version) == [14, 13, 12])
+        let kept = Set([feed1.file] + feed1.history.map(\.file) + feed1.deltas.map(\.file)
+            + (feed1.previousEntry.map { [$0.file] + $0.deltas.map(\.file) } ?? []))
+        for name in kept { #expect(names.contains(name), "\(name)") }
+        // Its own old versions and deltas go, once no client can be reading them: only what the
+        // record keeps, or retired by this very publication, is left of feed 1's.
+        let retiredNow = Set((record.retired ?? []).filter { $0.generation == record.generation }.map(\.name))
+        let feed1Files = names.filter {
+            switch PublishedName(fileName: $0) {
+            case .feedSnapshot(1, _)?, .feedDeltaFile(1, _)?: true
+            default: false
+            }
+        }
+        #expect(feed1Files.subtracting(kept).isSubset(of: retiredNow), "\(feed1Files.subtracting(kept).subtracting(retiredNow))")
+        for old in [versionFiles[10], versionFiles[11], deltaFiles["v10-v11"], deltaFiles["v10-v13"], deltaFiles["v11-v13"]] {
+            let old = try #require(old)
             #expect(!names.contains(old), "its own old \(old) goes, once no client can be reading it")
         }
-        for kept in ["feed_1.v12.sqlite", "feed_1.v15.sqlite", "feed_1.v12-v15.delta.json"] { #expect(names.contains(kept), "\(kept)") }
+        for kept in [versionFiles[12], versionFiles[15], deltaFiles["v12-v15"]] { #expect(names.contains(try #require(kept))) }
         #expect(!names.contains { $0.hasPrefix("feed_1.v") && $0.hasSuffix(".sqlite") && Int($0.dropFirst(8).prefix { $0.isNumber }) ?? 0 < 10 })
     }
 

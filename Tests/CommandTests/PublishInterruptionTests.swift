@@ -12,17 +12,29 @@ import Testing
 /// new one, whole, and the next run completes it.
 @Suite("rss-publish killed at random points", .serialized)
 struct PublishInterruptionTests {
-    /// Problems of the publication in `directory`: a manifest that cannot be read, or a file
-    /// it names (snapshot, earlier version, delta, catalog) missing or not the bytes it says.
+    /// Problems of the publication in `directory`: as a client reads it (the root, every
+    /// pointer's usable entry, PublicationReader), and as the publisher does: the record the
+    /// root names, and every file it names (snapshot, earlier version, delta, the pointer's
+    /// previous entry, catalog) missing or not the bytes it says.
     private func problems(in directory: String) -> [String] {
-        guard let data = FileManager.default.contents(atPath: directory + "/manifest.json"),
-            let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
-        else { return ["unreadable manifest"] }
-        var named = manifest.feeds.flatMap { feed in
-            [(feed.file, feed.sha256)] + feed.history.map { ($0.file, $0.sha256) } + feed.deltas.map { ($0.file, $0.sha256) }
+        let manifest: Manifest
+        do {
+            manifest = try PublicationReader.record(directory)
+        } catch {
+            return ["unreadable root or record: \(error)"]
+        }
+        var named: [(String, String)] = []
+        for feed in manifest.feeds {
+            named.append((feed.file, feed.sha256))
+            named += feed.history.map { ($0.file, $0.sha256) } + feed.deltas.map { ($0.file, $0.sha256) }
+            if let previous = feed.previousEntry {
+                named.append((previous.file, previous.sha256))
+                named += previous.deltas.map { ($0.file, $0.sha256) }
+            }
         }
         if let catalog = manifest.catalog { named.append((catalog.file, catalog.sha256)) }
-        return named.compactMap { file, digest in sha256(ofFile: directory + "/" + file) == digest ? nil : "\(file) missing or mismatched" }
+        return PublicationReader.problems(directory)
+            + named.compactMap { file, digest in sha256(ofFile: directory + "/" + file) == digest ? nil : "\(file) missing or mismatched" }
     }
 
     @Test func aPublicationKilledAnywhereLeavesAWholePublicationAndTheNextRunCompletesIt() throws {
@@ -61,9 +73,13 @@ struct PublishInterruptionTests {
         #expect(manifest.feeds.count == 30)
         for feed in manifest.feeds {
             #expect(sha256(ofFile: run.out + "/" + feed.name) == feed.sha256, "\(feed.name) serves its current snapshot")
+            let pointer = try #require(try PublicationReader.pointer(run.out, feed.feedID))
+            #expect(PublicationReader.usable(pointer, in: try PublicationReader.root(run.out))?.file == feed.file, "feed \(feed.feedID)'s pointer gives it")
             #expect(try sqlite(run.out + "/" + feed.file, "SELECT COUNT(*) FROM items WHERE id LIKE 'final-%'") == [["1"]])
         }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: run.out).filter { $0.contains(".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: run.out).filter {
+            $0.contains(".tmp-") || $0.hasPrefix(".feedmill-scratch.")
+        }
         #expect(leftovers.isEmpty, "the killed runs' temporaries are gone: \(leftovers)")
     }
 }

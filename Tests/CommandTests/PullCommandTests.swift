@@ -6,9 +6,10 @@ import TestSupport
 import Testing
 
 /// `rss-pull`, the reference client, against what the real binaries publish, served by a real
-/// HTTP server on 127.0.0.1: many generations of random changes, a schema version bump, a
-/// kill -9 mid-transfer. Every sync must end with each local database's rows digesting to the
-/// manifest's `content_digest` (and to the published file's own rows).
+/// HTTP server on 127.0.0.1: a publication from before issue 40 (format 0), then many
+/// generations of random changes in publication format 2 (a root, a pointer per feed), a
+/// schema version bump, a kill -9 mid-transfer. Every sync must end with each local database's
+/// rows digesting to the published `content_digest` (and to the published file's own rows).
 @Suite("rss-pull", .serialized)
 struct PullCommandTests {
     let update = Executable(name: "rss-update")
@@ -80,6 +81,8 @@ struct PullCommandTests {
             let published = try publish.runCapturing(["--data-dir", data, "--out", out, "--now", "\(now)", "--quiet"])
             #expect(published.status == 0, "\(published.stderr)")
             let manifest = try Self.manifest(out)
+            // rss-publish upgrades the publication in place to format 2.
+            #expect(manifest.formatVersion == 2)
             try contract.keep(publication: out, label: "generation \(generation)")
 
             for client in [Client(folder: everything.url.path, follows: nil), Client(folder: some.url.path, follows: [2, 5])] {
@@ -139,7 +142,12 @@ struct PullCommandTests {
         let folder: String
         let follows: Set<Int64>?
 
-        var arguments: [String] { [folder, "--json"] + (follows ?? []).sorted().flatMap { ["--feed", "\($0)"] } }
+        /// A client following some feeds keeps no catalog older than the publication's (a maximum
+        /// age of 0): it learns at once that a feed it follows left. (Kept up to a day, the
+        /// default, that client would keep a removed feed's file until its catalog is that old.)
+        var arguments: [String] {
+            [folder, "--json"] + (follows.map { ["--catalog-max-age", "0"] + $0.sorted().flatMap { ["--feed", "\($0)"] } } ?? [])
+        }
     }
 
     struct PullReport: CustomStringConvertible {
@@ -160,18 +168,20 @@ struct PullCommandTests {
             deltaBytes: json["bytes_in_deltas"] as? Int ?? -1, json: result.stdout)
     }
 
-    /// Feed files and deltas answered 64 bytes at a time, 0.2 s apart; `rss-pull` killed with
-    /// SIGKILL once one of them is on its way. Whatever it had replaced is whole and recorded.
+    /// Feed files and deltas (not the pointers) answered 64 bytes at a time, 0.2 s apart;
+    /// `rss-pull` killed with SIGKILL once one of them is on its way. Whatever it had replaced
+    /// is whole and recorded.
     private func killMidTransfer(_ server: StaticDirectoryServer, _ client: Client, manifest: PublishedManifest) throws {
+        @Sendable func feedFile(_ path: String) -> Bool { path.hasPrefix("/feed_") && (path.hasSuffix(".sqlite") || path.hasSuffix(".delta.json")) }
         server.respond { path, bytes in
-            guard path.hasPrefix("/feed_"), let bytes else { return nil }
+            guard feedFile(path), let bytes else { return nil }
             return .init(body: bytes, chunkSize: 64, chunkDelay: 0.2)
         }
         defer { server.respond(with: nil) }
         let before = server.requests.count
         let process = try pull.start([server.baseURL] + client.arguments)
         let deadline = Date().addingTimeInterval(30)
-        while !server.requests.dropFirst(before).contains(where: { $0.path.hasPrefix("/feed_") }), Date() < deadline, process.isRunning {
+        while !server.requests.dropFirst(before).contains(where: { feedFile($0.path) }), Date() < deadline, process.isRunning {
             Thread.sleep(forTimeInterval: 0.02)
         }
         Thread.sleep(forTimeInterval: 0.3)
@@ -211,22 +221,53 @@ struct PullCommandTests {
         struct Entry {
             let feedID: Int64, name: String, file: String, version: Int, size: Int, schemaVersion: Int, contentDigest: String?
         }
+        /// 0 (before issue 40), 1, or 2.
+        let formatVersion: Int
         let catalog: Entry
         let feeds: [Entry]
     }
 
+    /// The publication in `out` as a client must end up with it, read here without the client:
+    /// format 0/1 from the manifest's list; format 2 from the root, the feeds its catalog
+    /// lists, and each one's first pointer entry usable for the root (SPEC-41 §4).
     static func manifest(_ out: String) throws -> PublishedManifest {
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))) as? [String: Any])
-        func entry(_ object: [String: Any]) throws -> PublishedManifest.Entry {
+        let json = try readJSON(out + "/manifest.json")
+        func entry(_ object: [String: Any], feedID: Int64? = nil) throws -> PublishedManifest.Entry {
             PublishedManifest.Entry(
-                feedID: (object["feedid"] as? NSNumber)?.int64Value ?? 0, name: try #require(object["name"] as? String),
+                feedID: feedID ?? (object["feedid"] as? NSNumber)?.int64Value ?? 0, name: try #require(object["name"] as? String),
                 file: try #require(object["file"] as? String), version: try #require(object["version"] as? Int),
                 size: try #require(object["size"] as? Int), schemaVersion: try #require(object["schema_version"] as? Int),
                 contentDigest: object["content_digest"] as? String)
         }
-        return PublishedManifest(
-            catalog: try entry(try #require(json["catalog"] as? [String: Any])),
-            feeds: try (json["feeds"] as? [[String: Any]] ?? []).map(entry))
+        let formatVersion = json["format_version"] as? Int ?? 0
+        let catalog = try entry(try #require(json["catalog"] as? [String: Any]))
+        guard formatVersion == 2 else {
+            return PublishedManifest(formatVersion: formatVersion, catalog: catalog, feeds: try (json["feeds"] as? [[String: Any]] ?? []).map { try entry($0) })
+        }
+        let shards = try #require(json["shards"] as? [String: [String: Any]])
+        let pointerName = try #require(json["feed_pointer"] as? String)
+        let queue = try DatabaseQueue(path: out + "/" + catalog.file, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let listed = try queue.read { db in try Int64.fetchAll(db, sql: "SELECT feedid FROM feeds ORDER BY feedid") }
+        try queue.close()
+        var feeds: [PublishedManifest.Entry] = []
+        for id in listed {
+            let path = out + "/" + pointerName.replacingOccurrences(of: "{feedid}", with: "\(id)")
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            let pointer = try readJSON(path)
+            #expect((pointer["feedid"] as? NSNumber)?.int64Value == id)
+            let usable = (pointer["entries"] as? [[String: Any]] ?? []).first { candidate in
+                guard let shard = candidate["shard"] as? String, let commit = shards[shard], let generation = candidate["generation"] as? Int,
+                    let committed = commit["generation"] as? Int
+                else { return false }
+                return generation < committed || (generation == committed && candidate["publication"] as? String == commit["publication"] as? String)
+            }
+            if let usable { feeds.append(try entry(usable, feedID: id)) }
+        }
+        return PublishedManifest(formatVersion: formatVersion, catalog: catalog, feeds: feeds)
+    }
+
+    private static func readJSON(_ path: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
     }
 
     /// Bytes downloaded by deltas and whole files, against what a client downloading only

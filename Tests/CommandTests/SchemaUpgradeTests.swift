@@ -28,14 +28,20 @@ struct SchemaUpgradeTests {
 
     @Test func everyFeedAndTheCatalogAreRepublishedAtTheNewSchemaWithNoDeltaAcrossIt() throws {
         let root = try schema1Publication()
-        let fixture = try PublishHarnessReader.manifest(root.url.path + "/publish")
+        let fixture = try PublishHarnessReader.formatOneManifest(root.url.path + "/publish")
         #expect(fixture.formatVersion == nil && fixture.feeds.map(\.version) == [1, 2, 1] && fixture.catalog?.version == 2)
         let (data, out) = try upgrade(root)
         let contract = try ContractArchive()
         try contract.keep(publication: out, label: "upgraded")
         let manifest = try PublishHarnessReader.manifest(out)
         let feedRose = Snapshot.feedSchemaVersion > 1, catalogRose = Snapshot.catalogSchemaVersion > 1
-        #expect(manifest.format == "feedmill-manifest" && manifest.formatVersion == 1 && manifest.generation == 3)
+        // Upgraded in place to format 2: the format-1 manifest read as the previous record.
+        #expect(manifest.format == "feedmill-publisher-record" && manifest.formatVersion == 2 && manifest.generation == 3)
+        let publishedRoot = try PublicationReader.root(out)
+        #expect(publishedRoot.formatVersion == 2 && publishedRoot.generation == 3 && publishedRoot.shards["1/1"]?.generation == 3)
+        #expect(PublicationReader.problems(out).isEmpty, "\(PublicationReader.problems(out))")
+        #expect(try PublicationReader.feeds(out).keys.sorted() == [1, 2, 3])
+        #expect(manifest.feeds.allSatisfy { $0.file == "feed_\($0.feedID).\($0.sha256).sqlite" }, "current versions under format-2 names")
         #expect(manifest.feeds.allSatisfy { $0.schemaVersion == Snapshot.feedSchemaVersion && $0.contentDigest != nil })
         #expect(manifest.catalog?.schemaVersion == Snapshot.catalogSchemaVersion)
         if feedRose {
@@ -47,7 +53,8 @@ struct SchemaUpgradeTests {
         }
         // No delta from schema 1, nor one written before deltas said their schema and digest.
         #expect(manifest.feeds.allSatisfy { $0.deltas.isEmpty })
-        #expect(manifest.retiredFiles?.contains("feed_2.v1-v2.delta.json") == true, "the old delta is retired as usual")
+        #expect(manifest.retired?.contains { $0.name == "feed_2.v1-v2.delta.json" } == true, "the old delta is retired as usual")
+        #expect(manifest.retired?.contains { $0.name == ".feedmill-publisher.json" } == true, "so is format 1's record")
         #expect(manifest.catalog?.version == (catalogRose ? 3 : 2))
         #expect(!FileManager.default.fileExists(atPath: out + "/all_feeds.v1.sqlite"), "retired by the fixture's publication, removed by this one")
         for feed in manifest.feeds {
@@ -74,8 +81,13 @@ struct SchemaUpgradeTests {
         #expect(next.feeds[1].version == risen.version + 1)
         #expect(next.feeds[1].deltas.map(\.fromVersion) == (feedRose ? [risen.version] : [risen.version, 1]))
         for delta in next.feeds[1].deltas {
-            #expect(try sqlite(out + "/feed_2.v\(delta.fromVersion).sqlite", "PRAGMA user_version") == [["\(Snapshot.feedSchemaVersion)"]])
+            let from = try #require(next.feeds[1].history.first { $0.version == delta.fromVersion })
+            #expect(try sqlite(out + "/" + from.file, "PRAGMA user_version") == [["\(Snapshot.feedSchemaVersion)"]])
         }
+        // What the upgrade retired is gone now (no grace period for a directory by default).
+        #expect(!FileManager.default.fileExists(atPath: out + "/feed_2.v1-v2.delta.json"))
+        #expect(!FileManager.default.fileExists(atPath: out + "/.feedmill-publisher.json"))
+        #expect(PublicationReader.problems(out).isEmpty, "\(PublicationReader.problems(out))")
         let later = try contract.problems()
         #expect(later.isEmpty, "\(later.joined(separator: "\n"))")
     }
@@ -111,7 +123,8 @@ struct SchemaUpgradeTests {
         try FileManager.default.removeItem(atPath: root.url.path + "/publish/manifest.json")
         let (_, out) = try upgrade(root, recover: true)
         let manifest = try PublishHarnessReader.manifest(out)
-        #expect(manifest.formatVersion == 1 && manifest.generation == 3)
+        #expect(manifest.formatVersion == 2 && manifest.generation == 3)
+        #expect(PublicationReader.problems(out).isEmpty, "\(PublicationReader.problems(out))")
         #expect(manifest.feeds.count == 3 && manifest.feeds.allSatisfy { $0.schemaVersion == Snapshot.feedSchemaVersion })
         let contract = try ContractArchive()
         try contract.keep(publication: out, label: "recovered")

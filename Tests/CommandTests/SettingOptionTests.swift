@@ -14,6 +14,8 @@ struct SettingOptionTests {
         "timeout": "12.5", "max-size": "4", "contact": "mailto:ops@example.org", "proxy": "none", "stale-after": "2h",
         "keep-items": "40", "keep-days": "9", "deadline": "15m", "deltas": "5", "site-url": "https://feeds.example/",
         "title": "Morning", "log-format": "json", "metrics-file": "/tmp/feedmill.prom", "now": "1700000000",
+        "shard": "2/4",
+        "retire-after": "1h",
     ]
 
     @Test(arguments: CommandName.allCases)

@@ -101,6 +101,24 @@ struct OutputTests {
         #expect(after.contains("feedmill_last_run_exit_code{command=\"rss-update\"} 143\n"))
     }
 
+    /// Two shards on one machine write two files for one textfile collector: every sample of
+    /// a shard's file carries its `shard` label, so no series is given twice; a failed run
+    /// keeps that shard's own last success.
+    @Test func eachShardsMetricsAreLabelledWithItsShard() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.path + "/feedmill-update-2-4.prom"
+        let report = RunReport(feeds: feeds, duration: 1, notStarted: [])
+        try MetricsFile.write(
+            .init(command: "rss-update", finishedAt: 1_700_000_000, succeeded: true, exitCode: 0, metrics: RunMetrics(report), shard: "2/4"), to: path)
+        try MetricsFile.write(.init(command: "rss-update", finishedAt: 1_700_000_900, succeeded: false, exitCode: 70, metrics: nil, shard: "2/4"), to: path)
+        let text = String(decoding: try #require(FileManager.default.contents(atPath: path)), as: UTF8.self)
+        let samples = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(!samples.isEmpty)
+        for sample in samples { #expect(sample.contains("{command=\"rss-update\",shard=\"2/4\"}"), "\(sample)") }
+        #expect(text.contains("feedmill_last_success_timestamp_seconds{command=\"rss-update\",shard=\"2/4\"} 1700000000\n"))
+        #expect(text.contains("feedmill_last_run_exit_code{command=\"rss-update\",shard=\"2/4\"} 70\n"))
+    }
+
     /// The run report counts every feed but keeps only those the summary names one by one,
     /// so a run's memory does not grow with its feeds; the summary reads the same.
     @Test func aRunReportCountsEveryFeedAndKeepsOnlyTheNotableOnes() {

@@ -1,3 +1,4 @@
+import FeedBasics
 @testable import FeedFetching
 import Testing
 

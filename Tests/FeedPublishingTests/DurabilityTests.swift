@@ -47,14 +47,16 @@ struct DurabilityTests {
             let manifestAt = try #require(events.firstIndex(of: .put("manifest.json")))
             let lastDurable = try #require(
                 events[..<manifestAt].lastIndex(of: .madeDurable), "round \(round): nothing made durable before the manifest")
+            // Snapshots, deltas, the record and the pointers.
             let versioned = events.enumerated().compactMap { index, event -> Int? in
-                guard case .put(let name) = event, PublishedName(fileName: name)?.version != nil else { return nil }
-                return index
+                guard case .put(let name) = event, let published = PublishedName(fileName: name) else { return nil }
+                if case .pointer = published { return index }
+                return published.isImmutable ? index : nil
             }
             #expect(!versioned.isEmpty && versioned.allSatisfy { $0 < lastDurable }, "round \(round): \(events)")
             // The stable names put after the manifest are made durable too.
             let lastAlias = try #require(events.lastIndex {
-                if case .put(let name) = $0 { name.hasPrefix("feed_") && !name.contains(".v") } else { false }
+                if case .put(let name) = $0, case .feed? = PublishedName(fileName: name) { true } else { false }
             })
             #expect(events[lastAlias...].contains(.madeDurable), "round \(round): \(events)")
         }

@@ -57,7 +57,7 @@ final class MemoryTarget: PublicationTarget {
         deinit { release() }
     }
 
-    func lock() throws(PublishError) -> AnyObject {
+    func lock(for shard: Shard, lease: Duration) throws(PublishError) -> AnyObject {
         let taken = state.withLock { state in
             if state.locked { return false }
             state.locked = true
@@ -83,14 +83,43 @@ final class MemoryTarget: PublicationTarget {
         }
     }
 
-    func put<Made>(_ name: String, writtenBy write: (String) throws(StorageError) -> Made) throws(PublishError) -> Made {
-        let path = scratch + "/" + name
-        let made = try rethrowing(try write(path), as: PublishError.storage)
+    private let scratchCount = Mutex(0)
+
+    func scratchPath() throws(PublishError) -> String {
+        let number = scratchCount.withLock { count in
+            count += 1
+            return count
+        }
+        return scratch + "/scratch-\(number)"
+    }
+
+    func putImmutable(fileAt path: String, as name: String) throws(PublishError) -> Bool {
+        defer { try? FileManager.default.removeItem(atPath: path) }
         guard let bytes = FileManager.default.contents(atPath: path) else {
             throw .storage(StorageError(path: path, message: "was not written"))
         }
-        try put([UInt8](bytes), as: name)
-        return made
+        return try putImmutable([UInt8](bytes), as: name)
+    }
+
+    func putImmutable(_ bytes: [UInt8], as name: String) throws(PublishError) -> Bool {
+        if serves(name) { return false }
+        try put(bytes, as: name)
+        return true
+    }
+
+    func readRoot(_ name: String) throws(PublishError) -> (bytes: [UInt8]?, version: RootVersion) {
+        let bytes = read(name)
+        return (bytes, RootVersion(token: bytes.map(SHA256.hexDigest)))
+    }
+
+    func commitRoot(_ bytes: [UInt8], as name: String, expecting: RootVersion) throws(PublishError) -> RootVersion {
+        try state.withLock { state throws(PublishError) in
+            let current = RootVersion(token: state.files[name].map(SHA256.hexDigest))
+            guard current == expecting else { throw .rootChanged(location: location + name, detail: "changed") }
+            state.files[name] = bytes
+            state.events.append(.put(name))
+        }
+        return RootVersion(token: SHA256.hexDigest(bytes))
     }
 
     func localCopy(of name: String) throws(PublishError) -> String {
@@ -100,10 +129,6 @@ final class MemoryTarget: PublicationTarget {
             throw .storage(StorageError(path: path, message: "cannot be written"))
         }
         return path
-    }
-
-    func putManifest(_ bytes: [UInt8], as name: String) throws(PublishError) {
-        try put(bytes, as: name)
     }
 
     func makeDurable() throws(PublishError) {

@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedModel
 import FeedPublishing
 @testable import FeedStorage
@@ -22,14 +23,24 @@ struct PublicationRecoveryTests {
         #expect(try run.createAll().status == 0)
         #expect(try run.publishAll().status == 0)
         let victim = try run.root.write("victim.txt", "not the publisher's")
-        // The manifest edited: feed 1's entry gets the misnamed list.
+        // The record edited: feed 1's entry gets the misnamed list, and the edited record is put
+        // under the name of its digest, which the root is edited to name (so only its names are wrong).
         let manifestPath = run.out + "/manifest.json"
-        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
+        var root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
+        var shards = try #require(root["shards"] as? [String: [String: Any]])
+        let recordName = try #require(shards["1/1"]?["record"] as? String)
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: run.out + "/" + recordName))) as? [String: Any])
         var feeds = try #require(manifest["feeds"] as? [[String: Any]])
         let edit = try #require(try JSONSerialization.jsonObject(with: Data(("{" + misnamed + "}").utf8)) as? [String: Any])
         feeds[0].merge(edit) { $1 }
         manifest["feeds"] = feeds
-        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
+        let edited = try JSONSerialization.data(withJSONObject: manifest)
+        let digest = SHA256.hexDigest([UInt8](edited))
+        try edited.write(to: URL(fileURLWithPath: run.out + "/publisher.1of1.\(digest).json"))
+        shards["1/1"]?["record"] = "publisher.1of1.\(digest).json"
+        shards["1/1"]?["publication"] = String(digest.prefix(16))
+        root["shards"] = shards
+        try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: manifestPath))
         try FeedDatabase(path: run.data + "/feed_1.sqlite").upsert([entry("new")], now: 9_000)
         let refused = try run.publishAll()
         #expect(refused.status == 70, "\(refused.stderr)")
@@ -50,7 +61,7 @@ struct PublicationRecoveryTests {
         try FeedDatabase(path: run.data + "/feed_1.sqlite").upsert([entry("second")], now: 9_000)
         #expect(try run.publishAll().status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: run.out + "/manifest.json"))
-        let generation = try JSONDecoder().decode(Manifest.self, from: before).generation
+        let generation = try JSONDecoder().decode(PublicationRoot.self, from: before).generation
         if damage == "deleted" {
             try FileManager.default.removeItem(atPath: run.out + "/manifest.json")
         } else {
@@ -69,8 +80,10 @@ struct PublicationRecoveryTests {
         let recovered = try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out, "--recover"])
         #expect(recovered.status == 0, "\(recovered.stderr)")
         #expect(recovered.stderr.contains("recovered generation \(generation)"), "\(recovered.stderr)")
-        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: run.out + "/manifest.json")))
+        let manifest = try PublishHarnessReader.manifest(run.out)
         #expect(manifest.generation == generation + 1)
+        #expect(try PublicationReader.root(run.out).generation == generation + 1)
+        #expect(PublicationReader.problems(run.out).isEmpty, "\(PublicationReader.problems(run.out))")
         #expect(manifest.feeds.first { $0.feedID == 1 }?.version == 2, "the adopted version is kept, not republished")
         #expect(try run.publishAll().status == 0)
     }
@@ -81,21 +94,27 @@ struct PublicationRecoveryTests {
         #expect(try run.publishAll().status == 0)
         try FeedDatabase(path: run.data + "/feed_1.sqlite").upsert([entry("second")], now: 9_000)
         #expect(try run.publishAll().status == 0)
-        // Feed 1's current snapshot (v2) damaged, its v1 still what was published; the manifest lost.
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: run.out + "/feed_1.v2.sqlite"))
+        // Feed 1's current snapshot (v2) damaged, its v1 still what was published; the root lost.
+        let published = try #require(try PublishHarnessReader.manifest(run.out).feeds.first { $0.feedID == 1 })
+        let v2File = published.file
+        let v1File = try #require(published.history.first { $0.version == 1 }?.file)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: run.out + "/" + v2File))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("tail".utf8))
         try handle.close()
-        let v1 = try Data(contentsOf: URL(fileURLWithPath: run.out + "/feed_1.v1.sqlite"))
+        let v1 = try Data(contentsOf: URL(fileURLWithPath: run.out + "/" + v1File))
         try FileManager.default.removeItem(atPath: run.out + "/manifest.json")
         try FileManager.default.removeItem(atPath: run.out + "/feed_1.sqlite")
         let recovered = try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out, "--recover"])
         #expect(recovered.status == 0, "\(recovered.stderr)")
-        #expect(recovered.stderr.contains("feed 1: feed_1.v2.sqlite is not what was published"), "\(recovered.stderr)")
-        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: run.out + "/manifest.json")))
-        #expect(manifest.feeds.first { $0.feedID == 1 }?.version == 3, "above every version a file here has")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: run.out + "/feed_1.v1.sqlite")) == v1, "never written over")
-        #expect(FileManager.default.fileExists(atPath: run.out + "/feed_1.v2.sqlite"), "left alone, never removed")
+        #expect(recovered.stderr.contains("feed 1: \(v2File) is not what was published"), "\(recovered.stderr)")
+        let manifest = try PublishHarnessReader.manifest(run.out)
+        let feed = try #require(manifest.feeds.first { $0.feedID == 1 })
+        #expect(feed.version == 3, "above every version published before")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: run.out + "/" + v1File)) == v1, "never written over")
+        // The same rows as v2: the file at v2's name, named by its bytes, now holds the bytes it names.
+        #expect(feed.file == v2File && sha256(ofFile: run.out + "/" + v2File) == feed.sha256)
+        #expect(PublicationReader.problems(run.out).isEmpty, "\(PublicationReader.problems(run.out))")
     }
 
     @Test func aManifestCountingPastWhatAPublisherCountsIsNotUsed() throws {
@@ -119,11 +138,13 @@ struct PublicationRecoveryTests {
         _ = try publisher.run()
         // Left by a publication killed before its manifest, say.
         let leftover = try out.write("feed_1.v2.sqlite", "left over")
+        let strayContentName = try out.write("feed_1.\(String(repeating: "0", count: 64)).sqlite", "left over")
         try FeedDatabase(path: harness.databasePath(1)).upsert([entry("e2")], now: 6_000)
         try tamper(harness.databasePath(1), "UPDATE items SET title = X'00' WHERE id = 'e2'")
         let report = try publisher.run()
         #expect(report.failures.map(\.feedID) == [1])
         #expect(try String(contentsOfFile: leftover, encoding: .utf8) == "left over", "this run did not write it, so it does not take it back")
+        #expect(try String(contentsOfFile: strayContentName, encoding: .utf8) == "left over")
     }
 
     @Test func aPublicationThatFailsTakesBackWhatItWroteAndTheNextOneSucceeds() throws {
@@ -140,9 +161,12 @@ struct PublicationRecoveryTests {
         #expect(throws: PublishError.self) { try publisher.run() }
         let after = Set(try FileManager.default.contentsOfDirectory(atPath: out.url.path))
         #expect(after.subtracting(before) == ["manifest.json.tmp-\(getpid())"], "no new version or delta is left behind: \(after.subtracting(before))")
+        #expect(PublicationReader.problems(out.url.path).isEmpty, "the pointers written still give the committed entries: \(PublicationReader.problems(out.url.path))")
         try FileManager.default.removeItem(atPath: blocker)
         let report = try publisher.run()
         #expect(report.feedsWritten == 3 && report.failures.isEmpty)
+        #expect(PublicationReader.problems(out.url.path).isEmpty)
+        #expect(try PublicationReader.feeds(out.url.path).values.allSatisfy { $0?.generation == 2 })
     }
 
     @Test func aFeedThatFailsHalfWayTakesBackItsSnapshotAndKeepsItsLastGoodOne() throws {
@@ -151,14 +175,18 @@ struct PublicationRecoveryTests {
         try FeedDatabase(path: harness.databasePath(1)).upsert([entry("e1")], now: 5_000)
         let (publisher, out) = try makePublisher(for: harness)
         _ = try publisher.run()
+        let v1File = try #require(try PublishHarnessReader.manifest(out.url.path).feeds.first?.file)
         try FeedDatabase(path: harness.databasePath(1)).upsert([entry("e2")], now: 6_000)
-        let blocker = out.url.path + "/feed_1.v1-v2.delta.json.tmp-\(getpid())"
-        try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
-        let report = try publisher.run()
+        // Its delta cannot be put.
+        let target = InterceptingTarget(DirectoryTarget(path: out.url.path, awayFrom: harness.configuration.data.path)) { $0.hasSuffix(".delta.json") }
+        let report = try PublishRun(harness: harness, configuration: publisher.configuration, target: target).run()
         #expect(report.failures.map(\.feedID) == [1])
-        #expect(!FileManager.default.fileExists(atPath: out.url.path + "/feed_1.v2.sqlite"), "its new version is taken back")
-        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: out.url.path + "/manifest.json")))
-        #expect(manifest.feeds.first?.file == "feed_1.v1.sqlite")
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: out.url.path).filter {
+            if case .feedSnapshot? = PublishedName(fileName: $0) { true } else { false }
+        }
+        #expect(snapshots == [v1File], "its new version is taken back")
+        let manifest = try PublishHarnessReader.manifest(out.url.path)
+        #expect(manifest.feeds.first?.file == v1File)
     }
 
     @Test(.enabled(if: SmallFileSystem.available, "mounting a tmpfs needs root"))
@@ -180,14 +208,22 @@ struct PublicationRecoveryTests {
             #expect(error.description.contains("full") || error.description.contains("space"), "\(error)")
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: small.path + "/out")
-        #expect(!left.contains { $0.contains(".tmp-") }, "no temporary is left: \(left)")
-        // Whatever was published is whole: every file the manifest names is there.
-        if let data = FileManager.default.contents(atPath: small.path + "/out/manifest.json") {
-            let manifest = try JSONDecoder().decode(Manifest.self, from: data)
+        #expect(!left.contains { $0.contains(".tmp-") || $0.hasPrefix(".feedmill-scratch.") }, "no temporary is left: \(left)")
+        let snapshots = left.filter { name in
+            switch PublishedName(fileName: name) {
+            case .feedSnapshot?, .catalogSnapshot?, .feedDeltaFile?, .record?: true
+            default: false
+            }
+        }
+        // Whatever was published is whole: every file the root and the record name is there.
+        if FileManager.default.fileExists(atPath: small.path + "/out/manifest.json") {
+            let manifest = try PublishHarnessReader.manifest(small.path + "/out")
             for feed in manifest.feeds { #expect(left.contains(feed.file)) }
-            #expect(Set(left.filter { $0.contains(".v") }) == Set(manifest.feeds.map(\.file) + (manifest.catalog.map { [$0.file] } ?? [])))
+            let record = try #require(try PublicationReader.root(small.path + "/out").shards["1/1"]?.record)
+            #expect(Set(snapshots) == Set(manifest.feeds.map(\.file) + (manifest.catalog.map { [$0.file] } ?? []) + [record]))
+            #expect(PublicationReader.problems(small.path + "/out").isEmpty)
         } else {
-            #expect(left.filter { $0.contains(".v") }.isEmpty, "nothing published: no version left either: \(left)")
+            #expect(snapshots.isEmpty, "nothing published: no snapshot left either: \(left)")
         }
     }
 

@@ -19,8 +19,15 @@ struct PublicationTargetTests {
         return try PublishRun(harness: publish.harness, configuration: configuration, target: target).run(only: only)
     }
 
-    private func manifest(_ target: MemoryTarget) throws -> Manifest {
+    private func root(_ target: MemoryTarget) throws -> PublicationRoot {
         let bytes = try #require(target.read("manifest.json"))
+        return try JSONDecoder().decode(PublicationRoot.self, from: Data(bytes))
+    }
+
+    /// The record the root names.
+    private func manifest(_ target: MemoryTarget) throws -> Manifest {
+        let name = try #require(try root(target).shards["1/1"]?.record)
+        let bytes = try #require(target.read(name))
         return try JSONDecoder().decode(Manifest.self, from: Data(bytes))
     }
 
@@ -41,12 +48,15 @@ struct PublicationTargetTests {
         }
         #expect(target.read("atom.xml").map { String(decoding: $0, as: UTF8.self).contains("Entry 3") } == true)
         #expect(target.read("index.html") != nil)
-        // Every file the manifest names was put before it; only the record and stable names after.
+        // Every file the root names, directly or through a pointer, was put before it; only the
+        // stable names and the pages after.
         let puts = target.events.compactMap { if case .put(let name) = $0 { return name } else { return nil } }
         let manifestAt = try #require(puts.firstIndex(of: "manifest.json"))
-        let named = manifest.feeds.map(\.file) + [catalog.file, "atom.xml", "index.html"]
+        let record = try #require(try root(target).shards["1/1"]?.record)
+        let named = manifest.feeds.map(\.file) + [catalog.file, record, ".feedmill-intent.1of1.json"]
+            + manifest.feeds.map { "feed_\($0.feedID).json" }
         #expect(named.allSatisfy { (puts.firstIndex(of: $0) ?? .max) < manifestAt })
-        #expect(Set(puts[(manifestAt + 1)...]) == Set([".feedmill-publisher.json", "all_feeds.sqlite"] + manifest.feeds.map(\.name)))
+        #expect(Set(puts[(manifestAt + 1)...]) == Set(["all_feeds.sqlite", "atom.xml", "index.html"] + manifest.feeds.map(\.name)))
         #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/never-created"), "no directory was touched")
     }
 
@@ -62,8 +72,9 @@ struct PublicationTargetTests {
         let report = try run(publish, into: target)
         #expect(report.generation == 2 && report.feedsWritten == 1 && report.feedsUnchanged == 1 && report.deltasWritten == 1)
         let feed = try #require(try manifest(target).feeds.first { $0.feedID == 2 })
-        #expect(feed.file == "feed_2.v2.sqlite" && feed.history.map(\.file) == ["feed_2.v1.sqlite"])
-        #expect(feed.deltas.map(\.file) == ["feed_2.v1-v2.delta.json"])
+        #expect(feed.version == 2 && feed.file == "feed_2.\(feed.sha256).sqlite")
+        #expect(feed.history.map(\.version) == [1] && feed.history.map(\.file) == ["feed_2.\(feed.history[0].sha256).sqlite"])
+        #expect(feed.deltas.map(\.fromVersion) == [1] && feed.deltas.map(\.file) == ["feed_2.\(feed.deltas[0].sha256).delta.json"])
         #expect(target.read(feed.deltas[0].file).map(SHA256.hexDigest) == feed.deltas[0].sha256)
         #expect(target.events.count > before)
     }
@@ -89,7 +100,7 @@ struct PublicationTargetTests {
         try publish.seed(feeds: 1, items: 1)
         let target = try MemoryTarget()
         do {
-            let held = try target.lock()
+            let held = try target.lock(for: .all, lease: .seconds(60))
             #expect(throws: PublishError.busy(lockPath: "memory:", holder: "another publication")) { try run(publish, into: target) }
             withExtendedLifetime(held) {}
         }

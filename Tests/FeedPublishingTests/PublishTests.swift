@@ -23,7 +23,51 @@ struct PublishTests {
             #expect(sha256(ofFile: publish.outPath + "/" + feed.file) == feed.sha256)
             #expect(feed.itemCount == 4)
             #expect(feed.name == "feed_\(feed.feedID).sqlite")
+            #expect(feed.file == "feed_\(feed.feedID).\(feed.sha256).sqlite", "named by its content")
         }
+        // As a client reads it: the root, then each pointer's usable entry.
+        let root = try publish.root()
+        #expect(root.generation == 1 && root.formatVersion == 2 && root.shards.keys.sorted() == ["1/1"])
+        #expect(root.catalog?.file == catalog.file && root.catalog?.sha256 == catalog.sha256)
+        #expect(root.feedPointer == "feed_{feedid}.json")
+        let record = try #require(root.shards["1/1"])
+        let recordBytes = try #require(FileManager.default.contents(atPath: publish.outPath + "/" + record.record))
+        #expect(record.record == "publisher.1of1.\(SHA256.hexDigest([UInt8](recordBytes))).json")
+        #expect(SHA256.hexDigest([UInt8](recordBytes)).prefix(16) == record.publication)
+        let pointers = try PublicationReader.feeds(publish.outPath)
+        #expect(pointers.keys.sorted() == [1, 2, 3])
+        for (id, entry) in pointers {
+            let entry = try #require(entry, "feed \(id) has a usable entry")
+            #expect(entry.file == manifest.feeds.first { $0.feedID == id }?.file)
+        }
+        #expect(PublicationReader.problems(publish.outPath).isEmpty, "\(PublicationReader.problems(publish.outPath))")
+    }
+
+    @Test func anUnchangedFeedKeepsItsPointersBytesAndAChangedOneGivesBothEntries() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 3, items: 2)
+        _ = try publish.publish()
+        func pointerBytes(_ id: Int64) -> Data? { FileManager.default.contents(atPath: publish.outPath + "/feed_\(id).json") }
+        let before = (1...3).map(pointerBytes)
+        let modified = try FileManager.default.attributesOfItem(atPath: publish.outPath + "/feed_1.json")[.modificationDate] as? Date
+        Thread.sleep(forTimeInterval: 1.1)
+        try publish.write(2, [entry("new")])
+        let report = try publish.publish()
+        #expect(report.pointersWritten == 1)
+        #expect(pointerBytes(1) == before[0] && pointerBytes(3) == before[2], "an unchanged feed's pointer (and ETag) stays")
+        #expect(try FileManager.default.attributesOfItem(atPath: publish.outPath + "/feed_1.json")[.modificationDate] as? Date == modified)
+        #expect(pointerBytes(2) != before[1])
+        let pointer = try #require(try PublicationReader.pointer(publish.outPath, 2))
+        #expect(pointer.entries.map(\.version) == [2, 1] && pointer.entries.map(\.generation) == [2, 1])
+        let root = try publish.root()
+        #expect(PublicationReader.usable(pointer, in: root)?.version == 2)
+        // A client still holding the previous root finds the previous entry usable, and its file there.
+        var previousRoot = root
+        previousRoot.shards["1/1"]?.generation = 1
+        previousRoot.shards["1/1"]?.publication = pointer.entries[1].publication
+        let old = try #require(PublicationReader.usable(pointer, in: previousRoot))
+        #expect(old.version == 1 && sha256(ofFile: publish.outPath + "/" + old.file) == old.sha256)
+        #expect(PublicationReader.problems(publish.outPath).isEmpty)
     }
 
     @Test func theCatalogSnapshotHoldsOnlyWhatClientsNeed() throws {
@@ -95,7 +139,8 @@ struct PublishTests {
         let second = try publish.manifest(other.url.path)
         #expect(first.feeds.map(\.sha256) == second.feeds.map(\.sha256))
         #expect(first.catalog?.sha256 == second.catalog?.sha256)
-        for name in ["atom.xml", "index.html", "manifest.json"] {
+        let record = try #require(try publish.root().shards["1/1"]?.record)
+        for name in ["atom.xml", "index.html", "manifest.json", "feed_1.json", "feed_2.json", "feed_3.json", record] {
             #expect(sha256(ofFile: publish.outPath + "/" + name) == sha256(ofFile: other.url.path + "/" + name))
         }
     }
@@ -104,19 +149,28 @@ struct PublishTests {
         let publish = try PublishHarness()
         publish.retained = 1
         try publish.seed(feeds: 1, items: 1)
+        var files: [String] = []  // by version - 1
+        func exists(_ version: Int) -> Bool { FileManager.default.fileExists(atPath: publish.outPath + "/" + files[version - 1]) }
         _ = try publish.publish()
+        files.append(try publish.manifest().feeds[0].file)
         try publish.write(1, [entry("b")])
         _ = try publish.publish()
-        #expect(FileManager.default.fileExists(atPath: publish.outPath + "/feed_1.v1.sqlite"), "a download of v1 may be in progress")
+        files.append(try publish.manifest().feeds[0].file)
+        #expect(exists(1), "a download of v1 may be in progress")
         try publish.write(1, [entry("c")])
         _ = try publish.publish()
+        files.append(try publish.manifest().feeds[0].file)
         try publish.write(1, [entry("d")])
         _ = try publish.publish()
-        #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/feed_1.v1.sqlite"))
-        #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/feed_1.v2.sqlite"))
-        #expect(FileManager.default.fileExists(atPath: publish.outPath + "/feed_1.v3.sqlite"))
-        #expect(FileManager.default.fileExists(atPath: publish.outPath + "/feed_1.v4.sqlite"))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: publish.outPath).filter { $0.contains(".tmp-") }
+        files.append(try publish.manifest().feeds[0].file)
+        #expect(Set(files).count == 4)
+        #expect(!exists(1))
+        #expect(!exists(2))
+        #expect(exists(3))
+        #expect(exists(4))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: publish.outPath).filter {
+            $0.contains(".tmp-") || $0.hasPrefix(".feedmill-scratch.")
+        }
         #expect(leftovers.isEmpty)
     }
 

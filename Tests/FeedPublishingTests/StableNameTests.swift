@@ -65,7 +65,7 @@ struct StableNameTests {
         #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/manifest.json"))
     }
 
-    /// A publish directory written before stable names existed: its manifest has no
+    /// A publish directory written before stable names existed: its (format-1) manifest has no
     /// `stable_files`. The first run adds the names and records them, so later runs own them.
     @Test func aPublicationFromBeforeStableNamesGainsThemAndKeepsWorking() throws {
         let publish = try PublishHarness()
@@ -74,6 +74,8 @@ struct StableNameTests {
         var manifest = try publish.manifest()
         for name in manifest.stableFiles ?? [] { try FileManager.default.removeItem(atPath: publish.outPath + "/" + name) }
         manifest.stableFiles = nil
+        manifest.format = Manifest.formatName
+        manifest.formatVersion = Manifest.legacyFormatVersion
         try JSONEncoder().encode(manifest).write(to: URL(fileURLWithPath: publish.outPath + "/manifest.json"))
         _ = try publish.publish()
         #expect(try publish.manifest().stableFiles == ["all_feeds.sqlite", "feed_1.sqlite", "feed_2.sqlite"])

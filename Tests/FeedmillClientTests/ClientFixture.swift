@@ -6,18 +6,23 @@ import PipelineTestSupport
 import TestSupport
 
 /// A real publication (feeds written through FeedStorage, published by `PublishRun` into a
-/// directory), served over HTTP on 127.0.0.1, and a client folder to sync it into.
+/// directory, served in publication format 2: ``Format2Publication``) over HTTP on 127.0.0.1,
+/// and a client folder to sync it into.
 final class ClientFixture {
     let publisher: PublishHarness
+    let publication: Format2Publication
     let server: StaticDirectoryServer
     let client: TemporaryDirectory
     /// The publication's URL on the server.
     let base: URL
+    /// The clock the client's syncs read (unix seconds), moved by a test.
+    let now = Locked<Double>(1_800_000_000)
 
     init(feeds: Int = 3, items: Int = 4) throws {
         publisher = try PublishHarness()
         try publisher.seed(feeds: feeds, items: items)
-        server = try StaticDirectoryServer(directory: publisher.outPath)
+        publication = try Format2Publication(source: publisher.outPath)
+        server = try StaticDirectoryServer(directory: publication.path)
         client = try TemporaryDirectory()
         guard let base = URL(string: server.baseURL) else { throw FixtureProblem("no base URL") }
         self.base = base
@@ -27,17 +32,27 @@ final class ClientFixture {
 
     func path(_ name: String) -> String { client.url.appendingPathComponent(name).path }
 
-    /// Publishes the data directory as it is now; the manifest is checked against the digests
-    /// computed here, independently of both the publisher and the client.
+    /// The served (format-2) publication's directory.
+    var servedPath: String { publication.path }
+
+    /// Publishes the data directory as it is now and serves it in format 2; the digests are
+    /// checked against those computed here, independently of both the publisher and the client.
     @discardableResult
-    func publish() throws -> Manifest {
+    func publish() throws -> PublishedView {
         _ = try publisher.publish()
         try PublishedDigests.check(publisher.outPath)
-        return try publisher.manifest()
+        try publication.update()
+        return try view()
     }
 
-    func sync(_ feeds: FollowedFeeds = .all) async throws(ClientError) -> SyncReport {
-        try await PublicationSync(baseURL: base, folder: folder, feeds: feeds).run()
+    /// The served publication as it is now.
+    func view() throws -> PublishedView { try PublishedView(directory: servedPath) }
+
+    func sync(_ feeds: FollowedFeeds = .all, catalogMaxAge: TimeInterval = PublicationSync.defaultCatalogMaxAge) async throws(ClientError) -> SyncReport {
+        let now = self.now
+        return try await PublicationSync(
+            baseURL: base, folder: folder, feeds: feeds, catalogMaxAge: catalogMaxAge, clock: { Date(timeIntervalSince1970: now.value) }
+        ).run()
     }
 
     /// Every file in the client folder with its bytes: what must not change.
@@ -52,13 +67,36 @@ final class ClientFixture {
     /// Serves, in place of the published `manifest.json`, the published one as `edit` changes
     /// it: what a broken mirror or a future publisher would hand the client.
     func serveManifest(edited edit: (inout [String: Any]) throws -> Void) throws {
-        let url = URL(fileURLWithPath: publisher.outPath + "/manifest.json")
+        let url = URL(fileURLWithPath: servedPath + "/manifest.json")
         guard var manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] else {
             throw FixtureProblem("manifest.json is not an object")
         }
         try edit(&manifest)
         let changed = [UInt8](try JSONSerialization.data(withJSONObject: manifest))
         server.respond { path, _ in path == "/manifest.json" ? .init(body: changed) : nil }
+    }
+
+    /// Rewrites the served root (`manifest.json`) as `edit` changes it.
+    func editRoot(_ edit: (inout [String: Any]) throws -> Void) throws {
+        var root = try Format2Publication.readJSON(servedPath + "/manifest.json")
+        try edit(&root)
+        try Format2Publication.writeJSON(root, to: servedPath + "/manifest.json")
+    }
+
+    /// Rewrites feed `id`'s served pointer as `edit` changes it (its ETag changes with its bytes).
+    func editPointer(_ id: Int64, _ edit: (inout [String: Any]) throws -> Void) throws {
+        var pointer = try Format2Publication.readJSON(servedPath + "/feed_\(id).json")
+        try edit(&pointer)
+        try Format2Publication.writeJSON(pointer, to: servedPath + "/feed_\(id).json")
+    }
+
+    /// Rewrites each entry of feed `id`'s served pointer.
+    func editEntries(_ id: Int64, _ edit: (inout [String: Any]) throws -> Void) throws {
+        try editPointer(id) { pointer in
+            var entries = pointer["entries"] as? [[String: Any]] ?? []
+            for index in entries.indices { try edit(&entries[index]) }
+            pointer["entries"] = entries
+        }
     }
 
     /// Adds entries to feed `id` (written as the pipeline writes them).

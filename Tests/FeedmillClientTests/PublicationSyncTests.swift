@@ -6,8 +6,8 @@ import PipelineTestSupport
 import Testing
 import TestSupport
 
-/// The client contract's rules, each on a real publication served over HTTP on 127.0.0.1 and
-/// real SQLite files in the client's folder.
+/// The client contract's rules, each on a real publication (served in format 2) over HTTP on
+/// 127.0.0.1 and real SQLite files in the client's folder.
 struct PublicationSyncTests {
     @Test func firstSyncDownloadsEverythingWholeAndTheNextUsesADelta() async throws {
         let fixture = try ClientFixture()
@@ -30,12 +30,16 @@ struct PublicationSyncTests {
         let third = try await fixture.sync()
         #expect(third.outcome == .upToDate)
         #expect(third.fullDownloads.isEmpty && third.deltaDownloads.isEmpty)
+        // Format 2: the root, then each pointer revalidated: three 304s, no body but the root's.
+        #expect(third.formatVersion == 2)
+        #expect(third.requests == 4 && third.notModified == 3, "\(third)")
+        #expect(third.bytesDownloaded == third.bytesInManifest && third.bytesInPointers == 0)
     }
 
     @Test func aStaleGenerationIsNotApplied() async throws {
         let fixture = try ClientFixture()
         try fixture.publish()
-        let old = try Data(contentsOf: URL(fileURLWithPath: fixture.publisher.outPath + "/manifest.json"))
+        let old = try Data(contentsOf: URL(fileURLWithPath: fixture.servedPath + "/manifest.json"))
         try fixture.addEntries(1, ["f1-new"])
         let current = try fixture.publish()
         _ = try await fixture.sync()
@@ -50,7 +54,8 @@ struct PublicationSyncTests {
         #expect(try fixture.snapshot() == before)
     }
 
-    @Test(arguments: [("feedmill-manifest", 2), ("feedmill-manifest", 0), ("someone-elses-manifest", 1)])
+    // Format version 3 stands where 2 stood before format 2 was the client's.
+    @Test(arguments: [("feedmill-manifest", 3), ("feedmill-manifest", 0), ("someone-elses-manifest", 1)])
     func anUnknownManifestFormatIsRefusedAndTheFilesKept(format: String, version: Int) async throws {
         let fixture = try ClientFixture()
         try fixture.publish()
@@ -204,11 +209,8 @@ struct PublicationSyncTests {
         let before = try fixture.snapshot()
         try fixture.addEntries(1, ["f1-new"])
         try fixture.publish()
-        try fixture.serveManifest { manifest in
-            var feeds = try #require(manifest["feeds"] as? [[String: Any]])
-            let index = try #require(feeds.firstIndex { ($0["feedid"] as? Int) == 1 })
-            feeds[index]["schema_version"] = PublicationSync.knownFeedSchemaVersions.upperBound + 1
-            manifest["feeds"] = feeds
+        try fixture.editEntries(1) { entry in
+            entry["schema_version"] = PublicationSync.knownFeedSchemaVersions.upperBound + 1
         }
         let report = try await fixture.sync()
         guard case .unsupportedSchema? = report.problems.first?.error, report.problems.count == 1 else {
@@ -266,26 +268,24 @@ struct PublicationSyncTests {
         try queue.write { db in try db.execute(sql: sql) }
         try queue.close()
     }
+}
 
-    /// Every followed file of `manifest` is in the folder, its rows' digest the manifest's; no
-    /// other feed database the client wrote is there.
-    private func expectFolder(
-        _ fixture: ClientFixture, holds manifest: Manifest, following: Set<Int64>? = nil, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        let path = fixture.publisher.outPath + "/manifest.json"
-        let given = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-        var expected: [String: String] = [:]
-        if let catalog = given["catalog"] as? [String: Any], let name = catalog["name"] as? String {
-            expected[name] = catalog["content_digest"] as? String
-        }
-        for feed in given["feeds"] as? [[String: Any]] ?? [] {
-            guard let id = (feed["feedid"] as? NSNumber)?.int64Value, following?.contains(id) ?? true, let name = feed["name"] as? String else { continue }
-            expected[name] = feed["content_digest"] as? String
-        }
-        #expect(expected.count == 1 + (following?.count ?? manifest.feeds.count), sourceLocation: sourceLocation)
-        for (name, digest) in expected {
-            let local = try IndependentDigest.of(fixture.path(name), catalog: name == "all_feeds.sqlite")
-            #expect(local == digest, "\(name)", sourceLocation: sourceLocation)
-        }
+/// Every followed file of `manifest` is in the folder, its rows' digest the one the served
+/// publication gives (read again from the served root and pointers); no other feed database
+/// the client wrote is there.
+func expectFolder(
+    _ fixture: ClientFixture, holds manifest: PublishedView, following: Set<Int64>? = nil, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    let given = try fixture.view()
+    var expected: [String: String] = [:]
+    expected[given.catalog.name] = given.catalog.contentDigest
+    for feed in given.feeds {
+        guard let id = feed.feedID, following?.contains(id) ?? true else { continue }
+        expected[feed.name] = feed.contentDigest
+    }
+    #expect(expected.count == 1 + (following?.count ?? manifest.feeds.count), sourceLocation: sourceLocation)
+    for (name, digest) in expected {
+        let local = try IndependentDigest.of(fixture.path(name), catalog: name == "all_feeds.sqlite")
+        #expect(local == digest, "\(name)", sourceLocation: sourceLocation)
     }
 }

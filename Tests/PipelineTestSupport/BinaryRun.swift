@@ -59,7 +59,13 @@ public struct BinaryRun {
 
 /// The manifest of a publish directory, read as a client would.
 public enum PublishHarnessReader {
+    /// The publisher's record of the whole feed list (shard 1/1), as the root names it.
     public static func manifest(_ directory: String) throws -> Manifest {
+        try PublicationReader.record(directory)
+    }
+
+    /// A format-1 `manifest.json` (a publication made before format 2).
+    public static func formatOneManifest(_ directory: String) throws -> Manifest {
         try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/manifest.json")))
     }
 }

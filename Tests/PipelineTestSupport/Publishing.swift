@@ -39,17 +39,28 @@ public final class PublishHarness {
         try FeedDatabase(path: harness.databasePath(id)).upsert(entries, now: now)
     }
 
-    public func publish(only: [Int64]? = nil, into directory: String? = nil, full: Bool = false) throws -> PublishReport {
+    public var retireAfter: Int64 = 0
+
+    public func publish(
+        only: [Int64]? = nil, into directory: String? = nil, full: Bool = false, shard: Shard = .all, recover: Bool = false
+    ) throws -> PublishReport {
         var configuration = PublishConfiguration()
         configuration.outputDirectory = directory ?? outPath
         configuration.retainedVersions = retained
         configuration.full = full
-        return try PublishRun(harness: harness, configuration: configuration).run(only: only)
+        configuration.shard = shard
+        configuration.retireAfter = retireAfter
+        return try PublishRun(harness: harness, configuration: configuration).run(only: only, recover: recover)
     }
 
+    /// The publisher's record of shard 1/1, as the root names it (every feed's entry, history, deltas).
     public func manifest(_ directory: String? = nil) throws -> Manifest {
-        let data = try Data(contentsOf: URL(fileURLWithPath: (directory ?? outPath) + "/manifest.json"))
-        return try JSONDecoder().decode(Manifest.self, from: data)
+        try PublicationReader.record(directory ?? outPath)
+    }
+
+    /// The root, `manifest.json`.
+    public func root(_ directory: String? = nil) throws -> PublicationRoot {
+        try PublicationReader.root(directory ?? outPath)
     }
 
     /// `name → (size, modification date)` of every file in the publish directory.
@@ -71,7 +82,8 @@ public func sha256(ofFile path: String) -> String? {
     FileManager.default.contents(atPath: path).map { SHA256.hexDigest([UInt8]($0)) }
 }
 
-/// Reads the manifest over and over and checks that every file it names exists with its hash.
+/// Reads the publication over and over as a client does (the root, every pointer's usable
+/// entry) and checks that every file they name exists with its hash.
 public final class ManifestChecker: Sendable {
     public let directory: String
     private struct Tally {
@@ -88,16 +100,7 @@ public final class ManifestChecker: Sendable {
 
     public func poll() {
         while tally.withLock({ $0.running }) {
-            guard let data = FileManager.default.contents(atPath: directory + "/manifest.json"),
-                let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
-            else {
-                tally.withLock { $0.problems.append("unreadable manifest") }
-                continue
-            }
-            var local: [String] = []
-            for feed in manifest.feeds where sha256(ofFile: directory + "/" + feed.file) != feed.sha256 {
-                local.append("\(feed.file) missing or mismatched")
-            }
+            let local = PublicationReader.problems(directory)
             tally.withLock {
                 $0.count += 1
                 $0.problems += local

@@ -16,10 +16,9 @@ public func tamper(_ path: String, _ sql: String) throws {
     try queue.close()
 }
 
-/// The feedids a publication's manifest lists.
+/// The feedids a publication's record lists (each with a pointer).
 public func publishedFeeds(_ out: String) throws -> [Int64] {
-    let data = try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))
-    return try JSONDecoder().decode(Manifest.self, from: data).feeds.map(\.feedID)
+    try PublicationReader.record(out).feeds.map(\.feedID)
 }
 
 /// SQL true for an `items` row with a value of a type its column does not hold (for the

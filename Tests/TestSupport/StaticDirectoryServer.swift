@@ -1,7 +1,9 @@
 import Foundation
 
 /// A directory served over real HTTP on 127.0.0.1, as a static web server or a CDN serves a
-/// publication: `GET /name` answers the file's bytes (200) or 404. A test may change how
+/// publication: `GET /name` answers the file's bytes (200) with an `ETag` (its size and a hash
+/// of its bytes), 304 with no body when the request's `If-None-Match` names that ETag, or 404.
+/// A test may change how
 /// chosen files are answered (slowly, cut short, with another status) to put a client in the
 /// situations a real network puts it in.
 ///
@@ -29,6 +31,9 @@ public final class StaticDirectoryServer: @unchecked Sendable {
     /// Every request received so far, in arrival order.
     public var requests: [TestHTTPServer.Request] { server?.requests ?? [] }
 
+    /// The most requests ever in progress at once.
+    public var peakInFlight: Int { server?.peakInFlight ?? 0 }
+
     /// Answers chosen files differently from now on (nil: plainly again).
     public func respond(with responder: Responder?) {
         lock.withLock { self.responder = responder }
@@ -45,7 +50,27 @@ public final class StaticDirectoryServer: @unchecked Sendable {
         if request.method == "GET", let custom = lock.withLock({ responder })?(path, bytes) { return custom }
         guard request.method == "GET" else { return .init(status: 405) }
         guard let bytes else { return .init(status: 404) }
+        let etag = Self.etag(of: bytes)
+        if let condition = request.headers["if-none-match"], Self.matches(condition, etag) {
+            return .init(status: 304, headers: [("ETag", etag)])
+        }
         let type = name.hasSuffix(".json") ? "application/json" : "application/octet-stream"
-        return .init(headers: [("Content-Type", type)], body: bytes)
+        return .init(headers: [("Content-Type", type), ("ETag", etag)], body: bytes)
+    }
+
+    /// A strong ETag: the size and FNV-1a 64 of the bytes, quoted.
+    public static func etag(of bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return "\"\(String(bytes.count, radix: 16))-\(String(hash, radix: 16))\""
+    }
+
+    /// `If-None-Match` as RFC 9110 reads it: `*`, or a list of ETags (weak comparison).
+    private static func matches(_ condition: String, _ etag: String) -> Bool {
+        let tags = condition.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return tags.contains { $0 == "*" || $0 == etag || $0 == "W/" + etag }
     }
 }

@@ -134,7 +134,8 @@ private final class Connections: @unchecked Sendable {
         var pending: [UInt8] = []
         var first = true
         while let request = readRequest(connection, buffer: &pending) {
-            let host = request.headers["host"].map { String($0.split(separator: ":").first ?? "") } ?? ""
+            // A host name is case-insensitive: H1.LOCALHOST and h1.localhost are one host.
+            let host = request.headers["host"].map { String($0.split(separator: ":").first ?? "").lowercased() } ?? ""
             lock.withLock {
                 recorded.append(request)
                 if first { acceptedByHost[host, default: 0] += 1 }

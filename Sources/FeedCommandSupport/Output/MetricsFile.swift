@@ -14,9 +14,14 @@ public enum MetricsFile {
         public var succeeded: Bool
         public var exitCode: Int32
         public var metrics: RunMetrics?
+        /// `K/N` under `--shard` (a `shard` label on every sample, so that the shards of one
+        /// machine, each with its own file, never give the collector the same series twice);
+        /// `nil` for the whole feed list.
+        public var shard: String?
 
-        public init(command: String, finishedAt: Int64, succeeded: Bool, exitCode: Int32, metrics: RunMetrics?) {
+        public init(command: String, finishedAt: Int64, succeeded: Bool, exitCode: Int32, metrics: RunMetrics?, shard: String? = nil) {
             self.command = command
+            self.shard = shard
             self.finishedAt = finishedAt
             self.succeeded = succeeded
             self.exitCode = exitCode
@@ -26,12 +31,13 @@ public enum MetricsFile {
 
     public static func write(_ run: Run, to path: String) throws {
         let previous = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
-        let text = render(run, previousLastSuccess: previous.flatMap { lastSuccess(in: $0, command: run.command) })
+        let labels = labels(command: run.command, shard: run.shard)
+        let text = render(run, previousLastSuccess: previous.flatMap { lastSuccess(in: $0, labels: labels) })
         try DurableFiles.write(Array(text.utf8), to: path)
     }
 
     public static func render(_ run: Run, previousLastSuccess: Int64?) -> String {
-        let label = "command=\"\(run.command)\""
+        let label = labels(command: run.command, shard: run.shard)
         var lines: [String] = []
         func metric(_ name: String, _ help: String, _ samples: [(labels: String, value: String)]) {
             lines.append("# HELP \(name) \(help)")
@@ -54,8 +60,12 @@ public enum MetricsFile {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func lastSuccess(in text: String, command: String) -> Int64? {
-        let prefix = "feedmill_last_success_timestamp_seconds{command=\"\(command)\"} "
+    static func labels(command: String, shard: String?) -> String {
+        "command=\"\(command)\"" + (shard.map { ",shard=\"\($0)\"" } ?? "")
+    }
+
+    static func lastSuccess(in text: String, labels: String) -> Int64? {
+        let prefix = "feedmill_last_success_timestamp_seconds{\(labels)} "
         for line in text.split(separator: "\n") where line.hasPrefix(prefix) {
             return Int64(line.dropFirst(prefix.count))
         }

@@ -14,12 +14,12 @@ public enum CommandName: String, CaseIterable, Sendable {
     public var settings: [any AnySetting] {
         let common: [any AnySetting] = [Settings.logFormat, Settings.now]
         switch self {
-        case .create: return [Settings.feedList] + Settings.pipeline + common
-        case .update: return Settings.pipeline + [Settings.staleAfter] + common
+        case .create: return [Settings.feedList] + Settings.pipeline + [Settings.shard] + common
+        case .update: return Settings.pipeline + [Settings.staleAfter, Settings.shard] + common
         case .publish:
             return [
                 Settings.publishDirectory, Settings.dataDirectory, Settings.deltas, Settings.siteURL, Settings.title,
-                Settings.metricsFile,
+                Settings.shard, Settings.retireAfter, Settings.metricsFile,
             ] + common
         case .inspect: return Settings.fetch + common
         case .feeds: return [Settings.dataDirectory, Settings.staleAfter] + common

@@ -1,3 +1,4 @@
+import FeedBasics
 import Foundation
 
 /// How to publish.
@@ -12,6 +13,15 @@ public struct PublishConfiguration: Sendable {
     public var title = "Feedmill"
     /// Entries in `atom.xml` and `index.html`.
     public var aggregateEntries = 50
+    /// The part of the feed list this publisher publishes (`--shard K/N`): the feeds whose
+    /// host is this shard's, its record and intent; the root merges every shard's.
+    public var shard = Shard.all
+    /// Seconds a retired file stays before a later publication removes it (`--retire-after`):
+    /// longer than a client's sync, so one that read the previous root finds what it named.
+    /// 0, the default for a directory, removes it with the next publication, as format 1 did.
+    public var retireAfter: Int64 = 0
+    /// How long a lock may be held before another publisher may take it over (object storage).
+    public var lease: Duration = .seconds(600)
     /// Seconds since the epoch: entries dated too far past it are left out of the pages.
     /// `--now` and `SOURCE_DATE_EPOCH` replace it.
     public var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }

@@ -1,6 +1,13 @@
 /// What a publication did.
 public struct PublishReport: Sendable, Equatable {
+    /// The shard's generation (for the whole feed list, the root's too).
     public var generation: Int
+    /// The root's generation after this publication's commit; `nil` when nothing was committed.
+    public var rootGeneration: Int?
+    /// The publication id (the first 16 hex digits of the record's SHA-256), when one was committed.
+    public var publication: String?
+    /// Pointers written (a feed that did not change keeps its pointer's bytes).
+    public var pointersWritten = 0
     public var feedsWritten: Int
     public var feedsUnchanged: Int
     public var deltasWritten: Int

@@ -7,20 +7,23 @@ extension PublishRun {
         let previous = publication.previous.catalog
         let fingerprint = try rethrowing(try Snapshot.catalogFingerprint(catalog.readLocation), as: PublishError.storage)
         if let previous, previous.sourceFingerprint == fingerprint, previous.schemaVersion == Snapshot.catalogSchemaVersion,
-            !configuration.full, target.serves(previous.file),
-            let digest = carriedDigest(previous.contentDigest, of: previous.file, &publication)
+            !configuration.full, publication.present.contains(previous.file),
+            let digest = carriedDigest(previous.contentDigest, of: previous.file, &publication),
+            let file = try? migrated(previous.file, sha256: previous.sha256, as: .catalogSnapshot(sha256: previous.sha256), &publication)
         {
             var carried = previous
             carried.contentDigest = digest
+            carried.file = file
             return carried
         }
         let version = try nextVersion(after: previous?.version, floor: publication.start.versionFloors[.catalog], of: .catalog)
-        let file = PublishedName.catalogVersion(version).fileName
         let name = PublishedName.catalog.fileName
-        let snapshot = try target.put(file) { path throws(StorageError) in 
-            try Snapshot.writeCatalog(from: catalog.readLocation, to: path, flushing: .later)
-        }
-        publication.written.add(file)
+        let scratch = try target.scratchPath()
+        let snapshot = try rethrowing(
+            try Snapshot.writeCatalog(from: catalog.readLocation, to: scratch, flushing: .later), as: PublishError.storage)
+        let file = PublishedName.catalogSnapshot(sha256: snapshot.sha256).fileName
+        if try target.putImmutable(fileAt: scratch, as: file) { publication.written.add(file) }
+        publication.present.insert(file)
         publication.report.filesWritten += 1
         publication.report.bytesWritten += snapshot.size
         publication.report.warnings += snapshot.problems.map { "\(name): \($0); rss-update repairs it in the catalog" }
@@ -35,11 +38,13 @@ extension PublishRun {
     /// would stay on top for good: normalisation no longer stores such dates, but a database
     /// may hold one from before, or from a hand). A snapshot that cannot be read leaves its
     /// feed's entries out, and says so. A page already as it would be written is not put again.
-    func writeAggregates(feeds: [CatalogFeed], _ publication: inout Publication) throws(PublishError) {
+    /// `others` are the feeds other shards published (as their records in the root give them).
+    func writeAggregates(feeds: [CatalogFeed], others: [PublishedFeed] = [], _ publication: inout Publication) throws(PublishError) {
         let byID = Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
         var sources: [(feed: CatalogFeed, snapshot: String)] = []
         var unreadable: [String] = []
-        for published in publication.next.feeds {
+        let published = (publication.next.feeds + others).sorted { $0.feedID < $1.feedID }
+        for published in published {
             guard let feed = byID[published.feedID] else { continue }
             do throws(StorageError) {
                 sources.append((feed, try localCopy(published.file)))
@@ -50,7 +55,7 @@ extension PublishRun {
         let newest = AggregateEntry.newest(
             configuration.aggregateEntries, feeds: sources, notAfter: configuration.clock().saturatingAdd(AggregateEntry.futureAllowance))
         publication.report.warnings += (unreadable + newest.unreadable).map { "\($0); its entries are left out of atom.xml and index.html" }
-        let counts = Dictionary(publication.next.feeds.map { ($0.feedID, $0.itemCount) }, uniquingKeysWith: { first, _ in first })
+        let counts = Dictionary(published.map { ($0.feedID, $0.itemCount) }, uniquingKeysWith: { first, _ in first })
         let pages: [(PublishedName, String)] = [
             (.atom, AtomWriter.document(newest.entries, title: configuration.title, siteURL: configuration.siteURL)),
             (.index, IndexPage.document(newest.entries, feeds: feeds, itemCounts: counts, title: configuration.title)),

@@ -39,7 +39,7 @@ extension PublishRun {
                     message += "; rss-update --feed \(feed.feedID) repairs it"
                 }
                 publication.report.failures.append(PublishFailure(feedID: feed.feedID, message: message))
-                if let earlier, target.serves(earlier.file) { published.append(carriedOver(earlier, &publication) ?? earlier) }
+                if let earlier, publication.present.contains(earlier.file) { published.append(carriedOver(earlier, &publication) ?? earlier) }
             }
         }
         return published
@@ -61,23 +61,26 @@ extension PublishRun {
         // A version of an older schema is republished (a new version, a full file) even when
         // its source did not change: clients get the columns this Feedmill publishes.
         if let earlier, earlier.sourceFingerprint == fingerprint, earlier.schemaVersion == Snapshot.feedSchemaVersion,
-            !configuration.full, target.serves(earlier.file), let carried = carriedOver(earlier, &publication)
+            !configuration.full, publication.present.contains(earlier.file), let carried = carriedOver(earlier, &publication)
         {
             publication.report.feedsUnchanged += 1
             return carried
         }
         let version = try nextVersion(after: earlier?.version, floor: floor, of: .feed(feed.feedID))
-        let file = PublishedName.feedVersion(feed.feedID, version: version).fileName
         // What this feed writes goes again if the feed fails half-way (a delta cannot be written).
         let written = publication.written
         let mark = written.mark()
         do throws(PublishError) {
-            let snapshot = try target.put(file) { path throws(StorageError) in try Snapshot.writeFeed(from: source, to: path, flushing: .later) }
-            written.add(file)
+            let scratch = try target.scratchPath()
+            let snapshot = try rethrowing(try Snapshot.writeFeed(from: source, to: scratch, flushing: .later), as: PublishError.storage)
+            let file = PublishedName.feedSnapshot(feed.feedID, sha256: snapshot.sha256).fileName
+            if try target.putImmutable(fileAt: scratch, as: file) { written.add(file) }
+            publication.present.insert(file)
             // Earlier versions still there, newest first, each with a delta to this one.
             var history: [PublishedVersion] = []
             if let earlier {
-                history = [PublishedVersion(version: earlier.version, file: earlier.file, sha256: earlier.sha256)] + earlier.history
+                history = [PublishedVersion(version: earlier.version, file: earlier.file, sha256: earlier.sha256, schemaVersion: earlier.schemaVersion)]
+                    + earlier.history
                 history = Array(history.prefix(configuration.retainedVersions))
             }
             let deltas = try writeDeltas(feed.feedID, to: version, snapshot: file, digest: snapshot.contentDigest, from: history, &publication)
@@ -85,15 +88,25 @@ extension PublishRun {
             publication.report.deltasWritten += deltas.count
             publication.report.filesWritten += 1 + deltas.count
             publication.report.bytesWritten += snapshot.size + deltas.reduce(0) { $0 + $1.size }
-            return PublishedFeed(
+            var published = PublishedFeed(
                 feedID: feed.feedID, name: PublishedName.feed(feed.feedID).fileName, file: file, version: version,
                 sha256: snapshot.sha256, size: snapshot.size, itemCount: snapshot.rowCount, lastUpdate: feed.lastUpdate,
                 schemaVersion: Snapshot.feedSchemaVersion, sourceFingerprint: fingerprint, contentDigest: snapshot.contentDigest,
                 deltas: deltas, history: history)
+            published.entryGeneration = publication.generation
+            published.previousEntry = earlier.flatMap { committedEntry($0) }
+            return published
         } catch {
             written.removeAll(since: mark)
             throw error
         }
+    }
+
+    /// The pointer entry a feed's record entry was committed as: none for a format-1 entry,
+    /// which no pointer gave.
+    func committedEntry(_ feed: PublishedFeed) -> PointerEntry? {
+        guard let generation = feed.entryGeneration, let publication = feed.entryPublication else { return nil }
+        return PointerEntry(feed, shard: shard.label, generation: generation, publication: publication)
     }
 
     /// A delta from each earlier version still there to `version`, whose content digest is
@@ -107,7 +120,9 @@ extension PublishRun {
         guard !history.isEmpty else { return [] }
         let current = try rethrowing(try Snapshot.items(ofSnapshot: try localCopy(file)), as: PublishError.storage)
         var deltas: [PublishedDelta] = []
-        for old in history where target.serves(old.file) {
+        // Versions of another schema get none: the record says so, or the file (a version that
+        // shares its file with a later one of the same rows says only the later's).
+        for old in history where publication.present.contains(old.file) && (old.schemaVersion ?? Snapshot.feedSchemaVersion) == Snapshot.feedSchemaVersion {
             let items: [String: [SQLValue]]
             do throws(StorageError) {
                 let path = try localCopy(old.file)
@@ -118,12 +133,12 @@ extension PublishRun {
                 continue
             }
             let delta = Delta(feedID: feedID, from: old.version, to: version, toContentDigest: digest, old: items, new: current)
-            let deltaFile = PublishedName.feedDelta(feedID, from: old.version, to: version).fileName
             let bytes = try rethrowing(try delta.encoded(), as: { (error: any Error) in
-                PublishError.storage(StorageError(path: target.location + "/" + deltaFile, message: "encoding delta failed: \(error)"))
+                PublishError.storage(StorageError(path: target.location + "/feed_\(feedID) delta", message: "encoding delta failed: \(error)"))
             })
-            try target.put(bytes, as: deltaFile)
-            publication.written.add(deltaFile)
+            let deltaFile = PublishedName.feedDeltaFile(feedID, sha256: SHA256.hexDigest(bytes)).fileName
+            if try target.putImmutable(bytes, as: deltaFile) { publication.written.add(deltaFile) }
+            publication.present.insert(deltaFile)
             deltas.append(PublishedDelta(fromVersion: old.version, file: deltaFile, sha256: SHA256.hexDigest(bytes), size: bytes.count))
         }
         return deltas
@@ -132,14 +147,48 @@ extension PublishRun {
     /// A feed's published version carried over unchanged, brought up to this format: with its
     /// content digest (``carriedDigest(_:of:_:)``); and when the manifest was written before
     /// digests, without its deltas, which lack `schema_version` and `to_content_digest` (they
-    /// are retired as usual; a client at their versions downloads the file). `nil` when the
-    /// digest cannot be computed.
+    /// are retired as usual; a client at their versions downloads the file). A format-1 entry
+    /// is put again under its format-2 names (the same bytes: same version, same digests) and
+    /// becomes this publication's entry, since no pointer gives it yet. `nil` when the digest
+    /// cannot be computed or the file cannot be moved.
     func carriedOver(_ earlier: PublishedFeed, _ publication: inout Publication) -> PublishedFeed? {
         guard let digest = carriedDigest(earlier.contentDigest, of: earlier.file, &publication) else { return nil }
         var carried = earlier
         if earlier.contentDigest != digest { carried.deltas = [] }
         carried.contentDigest = digest
+        guard earlier.entryGeneration == nil || earlier.entryPublication == nil else { return carried }
+        do throws(PublishError) {
+            carried.file = try migrated(earlier.file, sha256: earlier.sha256, as: .feedSnapshot(earlier.feedID, sha256: earlier.sha256), &publication)
+            carried.deltas = carried.deltas.compactMap { delta in
+                var moved = delta
+                guard let file = try? migrated(delta.file, sha256: delta.sha256, as: .feedDeltaFile(earlier.feedID, sha256: delta.sha256), &publication)
+                else { return nil }
+                moved.file = file
+                return moved
+            }
+        } catch {
+            return nil
+        }
+        carried.entryGeneration = publication.generation
+        carried.entryPublication = nil
+        carried.previousEntry = nil
         return carried
+    }
+
+    /// `file` under its format-2 name `name`, put there from its bytes when it is a format-1
+    /// name and its bytes have `sha256`.
+    func migrated(_ file: String, sha256: String, as name: PublishedName, _ publication: inout Publication) throws(PublishError) -> String {
+        guard file != name.fileName else { return file }
+        guard let bytes = target.read(file), SHA256.hexDigest(bytes) == sha256 else {
+            throw .storage(StorageError(path: target.location + "/" + file, message: "is not what was published"))
+        }
+        publication.present.insert(name.fileName)
+        if try target.putImmutable(bytes, as: name.fileName) {
+            publication.written.add(name.fileName)
+            publication.report.filesWritten += 1
+            publication.report.bytesWritten += bytes.count
+        }
+        return name.fileName
     }
 
     /// The content digest of a version carried over unchanged: the manifest's, or, when the

@@ -3,15 +3,23 @@ import FeedModel
 import FeedStorage
 import Foundation
 
-/// The publish step: client copies of the catalog and of each feed database, deltas, the
-/// aggregated Atom feed and page, and the manifest last. Readers see the previous
-/// publication or this one, never a mix: files are new names put in whole; the manifest is
-/// put last; files of the previous publication are removed only by the next one. Durability
-/// is paid once per publication, not per file: the files are written without a flush each,
-/// made durable together (``PublicationTarget/makeDurable()``), and only then is the manifest
-/// put, so that a power cut never leaves a manifest naming a file that is not whole. A
-/// publication that fails (a full disk, no inodes left) removes the files it wrote before it
-/// stops, so that its leftovers cannot keep the disk full.
+/// The publish step: client copies of the catalog and of each feed database, deltas, each
+/// feed's pointer, the aggregated Atom feed and page, and the root last. Readers see the
+/// previous publication or this one, never a mix: snapshots, deltas and the publisher record
+/// are new, content-addressed names put in whole; a pointer keeps the last committed entry
+/// beside the new one, which only the root makes usable; the root is committed last, over the
+/// version read at the start. Durability is paid once per publication, not per file: the
+/// files are written without a flush each, made durable together
+/// (``PublicationTarget/makeDurable()``), and only then is the root committed, so that a power
+/// cut never leaves a root naming a file that is not whole. A publication that fails (a full
+/// disk, no inodes left) removes the files it wrote before it stops, so that its leftovers
+/// cannot keep the disk full.
+///
+/// The order (SPEC-41 §5): lock the shard; read the root, the shard's record and its intent;
+/// write snapshots, deltas and the catalog snapshot; the record; the intent (the pointers it
+/// will write, and those an uncommitted publication wrote, to repair); the pointers; the root,
+/// merged with the other shards' entries; then the stable names, the pages, and the removal
+/// of what was retired longer ago than the grace period.
 ///
 /// Everything it does to the publication goes through a ``PublicationTarget``: the publish
 /// directory (``DirectoryTarget``) unless another is given.
@@ -32,6 +40,8 @@ public struct PublishRun: Sendable {
 
     public static let manifestName = ManifestStore.manifestName
 
+    var shard: Shard { configuration.shard }
+
     /// The catalog to publish, read only, after the data directory's checks (no catalog, a
     /// lost one); the data directory is not locked, as publishing runs beside updates.
     public static func openCatalog(_ data: DataDirectory) throws(PublishError) -> Catalog {
@@ -43,74 +53,85 @@ public struct PublishRun: Sendable {
 
     /// - Parameters:
     ///   - only: publish just these feeds (and the catalog); others are carried over.
-    ///   - recover: when the manifest is missing or unusable, adopt again the files whose
-    ///     bytes match the digests of the publisher's record (``ManifestStore``), and publish.
+    ///   - recover: when the root or the shard's record is missing or unusable, adopt again the
+    ///     files whose bytes match the digests of the newest intact record (``ManifestStore``),
+    ///     and publish.
     public func run(only: [Int64]? = nil, recover: Bool = false) throws(PublishError) -> PublishReport {
         let started = ContinuousClock.now
-        let lock = try target.lock()
+        let lock = try target.lock(for: shard, lease: configuration.lease)
         defer { withExtendedLifetime(lock) {} }
-        let store = ManifestStore(target: target)
-        var publication = Publication(start: try store.start(recover: recover), target: target)
-        let feeds = try selectFeeds(only: only, previous: publication.previous)
+        let store = ManifestStore(target: target, shard: shard)
+        var start = try store.start(recover: recover)
+        let allFeeds = try rethrowing(try catalog.feeds(), as: PublishError.storage)
+        if let only, let unknown = UnknownFeeds.among(only, known: allFeeds.map(\.feedID)) { throw .unknownFeeds(unknown.feedIDs) }
+        let feeds = allFeeds.filter { Self.shardIndex(of: $0, count: shard.count) == shard.index }
+        if start.legacy, !shard.isAll { start.manifest = Self.restricted(start.manifest, to: Set(feeds.map(\.feedID))) }
+        guard let generation = Manifest.count(after: start.manifest.generation) else {
+            throw .outputDirectory(path: target.location, reason: Self.countedOut("shard \(shard.label)'s generation"))
+        }
+        var publication = Publication(start: start, target: target, generation: generation, shard: shard)
+        let ownIDs = Set(feeds.map(\.feedID))
+        for id in only ?? [] where !ownIDs.contains(id) {
+            let owner = allFeeds.first { $0.feedID == id }.map { Self.shardIndex(of: $0, count: shard.count) } ?? 0
+            publication.report.warnings.append("feed \(id) is shard \(owner)/\(shard.count)'s, not published by shard \(shard.label)")
+        }
+        try StableNames.refuseForeign(
+            names: feeds.map { PublishedName.feed($0.feedID).fileName } + [PublishedName.catalog.fileName], previous: start.manifest,
+            rootExists: start.root != nil, present: start.listing, in: target)
         do throws(PublishError) {
             publication.next.feeds = publishFeeds(feeds, only: only, &publication)
             publication.next.catalog = try publishCatalog(&publication)
-            if publication.changedAnything(recovering: recover) || publication.previous.atom == nil {
-                try writeAggregates(feeds: feeds, &publication)
-                let removeNow = try writeManifest(store, &publication)
-                retireOldVersions(removeNow, &publication)
+            if publication.due(recovering: recover) {
+                try commit(store, allFeeds: allFeeds, &publication)
+                let others = shard.isAll ? [] : otherShardsFeeds(store, root: publication.committedRoot)
+                try writeAggregates(feeds: shard.isAll ? feeds : allFeeds, others: others, &publication)
+                removeRetired(&publication)
             } else {
                 publication.next = publication.previous
+                if publication.previous.atom == nil { try writeAggregates(feeds: feeds, &publication) }
             }
         } catch {
-            publication.written.removeAll()
+            // A root changed underneath may name what this run skipped as already there: keep it all.
+            if case .rootChanged = error {} else { publication.written.removeAll() }
             throw error
         }
-        publication.report.filesWritten += try StableNames.sync(publication.next, in: target)
+        publication.report.filesWritten += try StableNames.sync(publication.next, catalog: publication.rootCatalog, in: target)
         publication.report.duration = (ContinuousClock.now - started).inSeconds
         return publication.report
     }
 
-    /// The catalog's feeds, after refusing what would stop the publication before anything is
-    /// written: `--feed` ids the catalog lacks, and files at stable names the publisher did
-    /// not write.
-    private func selectFeeds(only: [Int64]?, previous: Manifest) throws(PublishError) -> [CatalogFeed] {
-        let feeds = try rethrowing(try catalog.feeds(), as: PublishError.storage)
-        if let only, let unknown = UnknownFeeds.among(only, known: feeds.map(\.feedID)) { throw .unknownFeeds(unknown.feedIDs) }
-        try StableNames.refuseForeign(
-            names: feeds.map { PublishedName.feed($0.feedID).fileName } + [PublishedName.catalog.fileName], previous: previous, in: target)
-        return feeds
-    }
-
-    /// The new manifest, then the publisher's record of it. Before it, the files the previous
-    /// publication named and this one does not are planned for retirement: those a client may
-    /// still be downloading are listed as retired and kept one more round. Returns the rest,
-    /// to be removed now that the manifest no longer names them.
-    private func writeManifest(_ store: ManifestStore, _ publication: inout Publication) throws(PublishError) -> [String] {
-        let previous = publication.previous
-        guard let generation = Manifest.count(after: previous.generation) else {
-            throw .outputDirectory(path: target.location, reason: Self.countedOut("\(Self.manifestName)'s generation"))
+    /// The feeds the other shards in `root` published, by their records (a record that cannot
+    /// be read leaves its feeds out of the pages, nothing else).
+    private func otherShardsFeeds(_ store: ManifestStore, root: PublicationRoot?) -> [PublishedFeed] {
+        (root?.shards ?? [:]).filter { $0.key != shard.label }.sorted { $0.key < $1.key }.flatMap { _, entry -> [PublishedFeed] in
+            guard case .found(let record) = store.read(entry.record) else { return [] }
+            return record.feeds
         }
-        publication.next.generation = generation
-        let retirement = try PublishedFiles.retire(previous: previous, next: publication.next, in: target)
-        publication.next.retiredFiles = retirement.retired.isEmpty ? nil : retirement.retired
-        // Names of feeds no longer published stay listed until their removal is done.
-        let stable = Set(StableNames.names(of: publication.next)).union((previous.stableFiles ?? []).filter { target.serves($0) })
-        publication.next.stableFiles = stable.sorted()
-        let bytes = try store.encoded(publication.next)
-        // Every file the manifest names is durable before the manifest is.
-        try target.makeDurable()
-        try store.writeManifest(bytes)
-        publication.written.keepAll()
-        if let problem = store.writeRecord(bytes) { publication.report.warnings.append(problem) }
-        publication.report.filesWritten += 2
-        publication.report.bytesWritten += 2 * bytes.count
-        publication.report.generation = publication.next.generation
-        return retirement.removeNow
     }
 
-    /// The version after `earlier`'s and above `floor` (the highest a file there has that the
-    /// publication cannot vouch for, ``ManifestStore``), for the snapshot called `name`.
+    /// The shard a catalog feed is in: by its URL's host.
+    static func shardIndex(of feed: CatalogFeed, count: Int) -> Int {
+        ShardAssignment.shardIndex(ofURL: feed.url, count: count)
+    }
+
+    /// A format-1 manifest as the previous record of one shard of several: its feeds, and the
+    /// names of its feeds and of what every shard shares.
+    static func restricted(_ manifest: Manifest, to ids: Set<Int64>) -> Manifest {
+        var restricted = manifest
+        restricted.feeds = manifest.feeds.filter { ids.contains($0.feedID) }
+        func mine(_ name: String) -> Bool {
+            switch PublishedName(fileName: name) {
+            case .feed(let id)?, .feedVersion(let id, _)?, .feedDelta(let id, _, _)?: return ids.contains(id)
+            default: return true
+            }
+        }
+        restricted.stableFiles = manifest.stableFiles?.filter(mine)
+        restricted.retiredFiles = manifest.retiredFiles?.filter(mine)
+        return restricted
+    }
+
+    /// The version after `earlier`'s and above `floor` (the highest a format-1 file there has
+    /// that the publication cannot vouch for, ``ManifestStore``), for the snapshot called `name`.
     func nextVersion(after earlier: Int?, floor: Int?, of name: PublishedName) throws(PublishError) -> Int {
         guard let version = Manifest.count(after: Swift.max(earlier ?? 0, floor ?? 0)) else {
             throw .storage(StorageError(path: target.location + "/" + name.fileName, message: Self.countedOut("its version")))
@@ -123,8 +144,12 @@ public struct PublishRun: Sendable {
         "\(what) has reached \(Manifest.largestCount), the last number a client reads exactly; publish into a new directory"
     }
 
-    /// Removes what the new manifest retired (the publisher's own plain files only).
-    private func retireOldVersions(_ names: [String], _ publication: inout Publication) {
+    /// Removes what was retired long enough ago, and the temporaries of runs that ended (the
+    /// publisher's own plain files only).
+    private func removeRetired(_ publication: inout Publication) {
+        var names = PublishedFiles.due(
+            publication.next.retired ?? [], now: configuration.clock(), generation: publication.generation, grace: configuration.retireAfter)
+        names += PublishedFiles.staleTemporaries(among: publication.start.listing, in: target).sorted()
         publication.report.filesRemoved = PublishedFiles.remove(names, in: target)
     }
 }
@@ -132,31 +157,47 @@ public struct PublishRun: Sendable {
 /// One publication in progress: where it started, what it has written, what it will name.
 struct Publication {
     let start: ManifestStore.Start
-    /// Until the manifest names them, the files this publication writes are its own to remove.
+    /// Until the root names them, the files this publication writes are its own to remove.
     let written: WrittenFiles
+    /// This shard's generation if the publication is committed.
+    let generation: Int
+    let shard: Shard
     var next: Manifest
     var report: PublishReport
     /// Content digests computed for versions carried over from a manifest written before
-    /// digests existed: the new manifest must be written to give them.
+    /// digests existed: the new record must be written to give them.
     var digestsAdded = 0
+    /// The catalog the root gives once committed (or as it was, when nothing was).
+    var rootCatalog: RootCatalog?
+    /// The root this publication committed.
+    var committedRoot: PublicationRoot?
+    /// The names there: the start's listing, with what this publication put since.
+    var present: Set<String>
 
-    init(start: ManifestStore.Start, target: any PublicationTarget) {
+    init(start: ManifestStore.Start, target: any PublicationTarget, generation: Int, shard: Shard) {
         self.start = start
+        self.generation = generation
+        self.shard = shard
         written = WrittenFiles(in: target, keeping: start.manifest.files.union(start.leftAlone))
         next = Manifest(generation: start.manifest.generation)
         report = PublishReport(startingAt: start.manifest.generation)
         report.recovery = start.recovery
+        rootCatalog = start.root?.catalog
+        present = start.listing
     }
 
     var previous: Manifest { start.manifest }
 
-    /// Whether a new manifest is due: files written, the feeds named changed, a stable name
-    /// not yet owned by the manifest (one written before stable names existed, or a recovered
-    /// one), a recovery, or a manifest of an earlier format (without `format_version` or
-    /// content digests) to bring up to date.
-    func changedAnything(recovering: Bool) -> Bool {
+    /// Whether a new publication is due: files written, the feeds named changed, a stable
+    /// name not yet owned by the record, a recovery, pointers to repair or missing, a shard
+    /// the root does not know yet, or a manifest of format 1 (or without content digests) to
+    /// bring up to date.
+    func due(recovering: Bool) -> Bool {
         let unowned = !Set(StableNames.names(of: next)).isSubset(of: previous.stableFiles ?? [])
-        let outdated = previous.formatVersion != Manifest.currentFormatVersion || previous.format != Manifest.formatName || digestsAdded > 0
+        let outdated = start.legacy || !previous.isRecord || digestsAdded > 0 || start.shardEntry(shard) == nil
+        let repairing = start.repairAll || !start.repair.isEmpty
+        let pointersMissing = next.feeds.contains { !present.contains(PublishedName.pointer($0.feedID).fileName) }
         return report.filesWritten > 0 || next.feeds.map(\.feedID) != previous.feeds.map(\.feedID) || unowned || recovering || outdated
+            || repairing || pointersMissing
     }
 }

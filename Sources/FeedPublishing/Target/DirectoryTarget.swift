@@ -9,11 +9,11 @@ import Glibc
 
 /// A publish directory on a local file system, served by any static web server.
 ///
-/// Files are written under a temporary name and renamed (``DurableFiles``). Versioned
-/// snapshots and deltas, which nobody reads before the manifest names them, are not flushed
-/// one by one: ``makeDurable()`` flushes the whole file system once (`syncfs`), before the
-/// manifest, which is then synced, renamed, and its directory synced; pages and the record,
-/// which readers get at once, are synced each. Stable names are hard links to the versioned
+/// Files are written under a temporary name and renamed (``DurableFiles``). Immutable
+/// snapshots, deltas and records, and the pointers, which nobody relies on before the root
+/// names them, are not flushed one by one: ``makeDurable()`` flushes the whole file system
+/// once (`syncfs`), before the root, which is then synced, renamed, and its directory synced;
+/// pages and the intent are synced each. Stable names are hard links to the versioned
 /// snapshot, swapped in with one `rename` and flushed together afterwards; only regular
 /// files are removed, with `unlink`, which removes a link itself and never its target; the
 /// lock is an `flock` on the directory itself, so publishing writes no lock file to serve.
@@ -34,15 +34,27 @@ public struct DirectoryTarget: PublicationTarget {
     public var location: String { path }
 
     /// Refuses an overlap with the data directory (before anything is created), creates the
-    /// directory when missing, and locks it.
-    public func lock() throws(PublishError) -> AnyObject {
+    /// directory when missing, and locks it. The lock is the directory's own `flock`, one for
+    /// every shard: the whole feed list (`1/1`) is refused at once when another publisher holds
+    /// it, as before shards existed; a shard of several waits its turn (at most `lease`), since
+    /// shards publishing into one directory are expected to meet there.
+    public func lock(for shard: Shard, lease: Duration) throws(PublishError) -> AnyObject {
         try DirectoryOverlap.refuse(output: path, data: dataDirectory)
         if let problem = FileSystemDiagnosis.directoryProblem(path, create: true) { throw .outputDirectory(path: path, reason: problem) }
-        let lock = try rethrowing(try RunLock(lockingDirectory: path), as: refused)
+        let deadline = ContinuousClock.now + (shard.isAll ? .zero : lease)
+        var lock: RunLock?
+        while lock == nil {
+            do throws(RunLock.Refusal) {
+                lock = try RunLock(lockingDirectory: path)
+            } catch {
+                guard case .held = error, ContinuousClock.now < deadline else { throw refused(error) }
+                usleep(20_000)
+            }
+        }
         let pending = try rethrowing(
             try PendingFlush(holding: path), as: { (error: FileError) in PublishError.outputDirectory(path: path, reason: error.message) })
         flush.current.withLock { $0 = pending }
-        return lock
+        return lock as AnyObject
     }
 
     /// Why the lock was not taken, as the publication says it.
@@ -86,9 +98,80 @@ public struct DirectoryTarget: PublicationTarget {
         FileManager.default.contents(atPath: path(of: name)).map { [UInt8]($0) }
     }
 
+    /// Pointers wait for ``makeDurable()`` (the root is committed after it); the pages and
+    /// the intent are flushed now.
     public func put(_ bytes: [UInt8], as name: String) throws(PublishError) {
-        let flushing: DurableFiles.Flushing = PublishedName(fileName: name)?.version == nil ? .now : .later
+        let flushing: DurableFiles.Flushing
+        switch PublishedName(fileName: name) {
+        case .pointer?: flushing = .later
+        case let published? where published.isImmutable: flushing = .later
+        default: flushing = .now
+        }
         try rethrowing(try DurableFiles.write(bytes, to: path(of: name), flushing: flushing), as: { PublishError.storage(StorageError($0)) })
+    }
+
+    /// A name in the publish directory itself (so the file is renamed into place, never
+    /// copied), `.feedmill-scratch.<pid>.<n>`: one an interrupted run leaves is removed by the
+    /// next (``PublishedFiles/staleTemporaries(in:)``).
+    public func scratchPath() throws(PublishError) -> String {
+        let number = Self.scratchCounter.add(1, ordering: .relaxed).newValue
+        let scratch = path(of: "\(PublishedFiles.scratchPrefix)\(getpid()).\(number)")
+        unlink(scratch)
+        return scratch
+    }
+
+    private static let scratchCounter = Atomic<Int>(0)
+
+    /// Renames the scratch file into place, unflushed (``makeDurable()`` flushes it with the
+    /// rest), or removes it when the name is already there with the bytes it names.
+    public func putImmutable(fileAt scratch: String, as name: String) throws(PublishError) -> Bool {
+        if holdsIntact(name) {
+            unlink(scratch)
+            return false
+        }
+        try rethrowing(try DurableFiles.rename(scratch, to: path(of: name), flushing: .later), as: { PublishError.storage(StorageError($0)) })
+        return true
+    }
+
+    public func putImmutable(_ bytes: [UInt8], as name: String) throws(PublishError) -> Bool {
+        if holdsIntact(name) { return false }
+        try rethrowing(try DurableFiles.write(bytes, to: path(of: name), flushing: .later), as: { PublishError.storage(StorageError($0)) })
+        return true
+    }
+
+    /// A file is at the content-addressed `name` and its bytes have the SHA-256 the name gives.
+    /// A file of a run cut short by a power cut before its flush can be at its name, empty or
+    /// partly written (renamed, not yet written back): it is put again, never taken as there.
+    private func holdsIntact(_ name: String) -> Bool {
+        guard holdsFile(name) else { return false }
+        let expected: String
+        switch PublishedName(fileName: name) {
+        case .feedSnapshot(_, let sha256)?, .feedDeltaFile(_, let sha256)?, .catalogSnapshot(let sha256)?, .record(_, let sha256)?:
+            expected = sha256
+        default:
+            return true
+        }
+        return read(name).map(SHA256.hexDigest) == expected
+    }
+
+    /// The root's bytes, and their SHA-256 as the version to commit over.
+    public func readRoot(_ name: String) throws(PublishError) -> (bytes: [UInt8]?, version: RootVersion) {
+        guard serves(name) else { return (nil, .absent) }
+        guard let bytes = read(name) else { throw .outputDirectory(path: path, reason: "\(name) cannot be read") }
+        return (bytes, RootVersion(token: SHA256.hexDigest(bytes)))
+    }
+
+    /// Compares the root there with the version expected (under the directory's lock, which
+    /// every publisher into it takes), then writes it whole: synced, renamed, directory synced.
+    public func commitRoot(_ bytes: [UInt8], as name: String, expecting: RootVersion) throws(PublishError) -> RootVersion {
+        let current = try readRoot(name).version
+        guard current == expecting else {
+            throw .rootChanged(
+                location: path + "/" + name,
+                detail: "read as \(expecting.token.map { "sha256 " + $0.prefix(12) } ?? "absent"), now \(current.token.map { "sha256 " + $0.prefix(12) } ?? "absent")")
+        }
+        try rethrowing(try DurableFiles.write(bytes, to: path(of: name), flushing: .now), as: { PublishError.storage(StorageError($0)) })
+        return RootVersion(token: SHA256.hexDigest(bytes))
     }
 
     /// One `syncfs` of the file system the directory is on: the files written since the
@@ -106,15 +189,7 @@ public struct DirectoryTarget: PublicationTarget {
         }
     }
 
-    public func put<Made>(_ name: String, writtenBy write: (_ path: String) throws(StorageError) -> Made) throws(PublishError) -> Made {
-        try rethrowing(try write(path(of: name)), as: PublishError.storage)
-    }
-
     public func localCopy(of name: String) throws(PublishError) -> String { path(of: name) }
-
-    public func putManifest(_ bytes: [UInt8], as name: String) throws(PublishError) {
-        try put(bytes, as: name)
-    }
 
     /// A hard link, renamed into place and flushed by the next ``makeDurable()`` (its bytes
     /// are a snapshot's, already durable: a power cut before then leaves the old link, whole),

@@ -12,10 +12,39 @@ struct ClientState: Codable, Equatable {
     var generation: Int?
     /// By local name (`feed_3.sqlite`).
     var files: [String: LocalFile] = [:]
+    /// Format 2: the pointers last received whole, by name (`feed_3.json`), with their ETag, so
+    /// the next sync asks with `If-None-Match` and a 304 costs no body. A cache: losing it costs
+    /// one download per pointer, nothing else.
+    var pointers: [String: CachedPointer] = [:]
+    /// Format 2: when (unix seconds) the local catalog was last found to be the published one;
+    /// older than the sync's catalog maximum age, it is downloaded again if it changed.
+    var catalogChecked: Int64?
 
     enum CodingKeys: String, CodingKey {
-        case format, source, generation, files
+        case format, source, generation, files, pointers
         case formatVersion = "format_version"
+        case catalogChecked = "catalog_checked_unix_time"
+    }
+
+    init() {}
+
+    /// Reads states written before format 2 too: the fields it added are optional, so an
+    /// older client reads a newer state (ignoring them) and this one reads an older state.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+        source = try container.decodeIfPresent(String.self, forKey: .source)
+        generation = try container.decodeIfPresent(Int.self, forKey: .generation)
+        files = try container.decodeIfPresent([String: LocalFile].self, forKey: .files) ?? [:]
+        pointers = try container.decodeIfPresent([String: CachedPointer].self, forKey: .pointers) ?? [:]
+        catalogChecked = try container.decodeIfPresent(Int64.self, forKey: .catalogChecked)
+    }
+
+    /// A pointer's body as received (checked again when used) and the ETag it came with.
+    struct CachedPointer: Codable, Equatable {
+        var etag: String
+        var body: String
     }
 
     static let fileName = ".feedmill-client.json"

@@ -1,6 +1,7 @@
 import Foundation
 
-/// `manifest.json` as a client reads it: only the fields the client contract gives clients
+/// `manifest.json` of publication format 1 (and 0, before the contract had a version) as a
+/// client reads it; format 2's is ``RootManifest``. Only the fields the client contract gives clients
 /// (the publisher's own bookkeeping, `history`, `source_fingerprint`, `retired_files`, is
 /// ignored). Unknown fields are ignored too: additive fields never raise `format_version`.
 public struct PublicationManifest: Decodable, Sendable, Equatable {
@@ -18,9 +19,10 @@ public struct PublicationManifest: Decodable, Sendable, Equatable {
         case formatVersion = "format_version"
     }
 
-    /// The manifest format this client reads.
+    /// The manifest format this client reads, and its versions: 1 with this type, 2 with
+    /// ``RootManifest`` (a publication upgraded in place from 1 to 2 keeps syncing).
     public static let knownFormat = "feedmill-manifest"
-    public static let knownFormatVersions = 1...1
+    public static let knownFormatVersions = 1...2
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -40,14 +42,6 @@ public struct PublicationManifest: Decodable, Sendable, Equatable {
         }
     }
 
-    /// Refuses a format this client would misread. A manifest without `format` predates the
-    /// versioned contract: read as version 0 (files checked by their SHA-256 only).
-    func checkFormat(url: URL) throws(ClientError) {
-        guard format != nil || formatVersion != nil else { return }
-        guard format == Self.knownFormat, let formatVersion, Self.knownFormatVersions.contains(formatVersion) else {
-            throw .unsupportedFormat(url: url, format: format ?? "(none)", version: formatVersion)
-        }
-    }
 }
 
 /// The catalog or one feed as the manifest describes its current version.

@@ -1,8 +1,9 @@
 import Foundation
 
 /// One sync, top to bottom: lock the folder → clear leftovers → read the manifest → refuse what
-/// it cannot read or a stale generation → the catalog → each followed feed → remove the files of
-/// feeds that left → record the generation when every file of it is in place.
+/// it cannot read or a stale generation → format 2 (root, catalog when needed, each followed
+/// feed's pointer) or format 1 (the catalog, each followed feed) → remove the files of feeds
+/// that left → record the generation when every file of it is in place.
 ///
 /// Not `Sendable`: created and used by one ``PublicationSync/run()`` call, in one task.
 final class SyncSession {
@@ -23,48 +24,41 @@ final class SyncSession {
     func run() async throws(ClientError) -> SyncReport {
         report.temporariesRemoved = folder.removeLeftoverTemporaries()
         let manifestURL = url(of: "manifest.json")
-        let manifest = try PublicationManifest.decode(try await download(manifestURL), from: manifestURL)
-        try manifest.checkFormat(url: manifestURL)
-        report.generation = manifest.generation
+        let data = try await download(manifestURL)
+        report.bytesInManifest = data.count
+        let formatVersion = try ManifestHeader.version(of: data, from: manifestURL)
+        report.formatVersion = formatVersion
+        let root = formatVersion == RootManifest.formatVersion ? try RootManifest.decode(data, from: manifestURL) : nil
+        let manifest = root == nil ? try PublicationManifest.decode(data, from: manifestURL) : nil
+        let generation = root?.generation ?? manifest?.generation ?? 0
+        report.generation = generation
 
         let source = configuration.baseURL.absoluteString
         if state.source != source {
-            // Another publication's generations say nothing about this one.
+            // Another publication's generations, pointers and catalog say nothing about this one.
             state.source = source
             state.generation = nil
+            state.pointers = [:]
+            state.catalogChecked = nil
         }
         report.previousGeneration = state.generation
-        if let applied = state.generation, manifest.generation < applied {
+        if let applied = state.generation, generation < applied {
             report.outcome = .staleGeneration
             return report
         }
 
-        var names = Set<String>()
-        if let catalog = manifest.catalog {
-            names.insert(catalog.name)
-            await sync(catalog, kind: .catalog)
+        if let root {
+            await syncFormat2(root)
+        } else if let manifest {
+            await syncFormat1(manifest)
         }
-        let followed = manifest.feeds.filter { $0.feedID.map(configuration.feeds.includes) ?? false }
-        // A followed feed still published keeps the file under its own name, even when its
-        // entry is refused (named otherwise): removal is for feeds that left.
-        var kept = Set(followed.compactMap { $0.feedID.map(SafeName.feed) })
-        for feed in followed {
-            guard names.insert(feed.name).inserted else {
-                report.problems.append(SyncProblem(file: feed.name, error: .unsafeName(feed.name + " (named twice in the manifest)")))
-                continue
-            }
-            await sync(feed, kind: .feed)
-        }
-        kept.formUnion(names)
-        removeFeeds(keeping: kept)
-        report.notPublished = notPublished(manifest, catalog: manifest.catalog?.name)
 
         let changed = !report.fullDownloads.isEmpty || !report.deltaDownloads.isEmpty || !report.removed.isEmpty
         if report.problems.isEmpty {
-            state.generation = manifest.generation
+            state.generation = generation
         }
         if state != initialState || !folder.exists(ClientState.fileName) { try state.save(in: folder) }
-        if !changed, report.problems.isEmpty, report.previousGeneration == manifest.generation {
+        if !changed, report.problems.isEmpty, report.previousGeneration == generation {
             report.outcome = .upToDate
         }
         return report
@@ -75,24 +69,42 @@ final class SyncSession {
         configuration.baseURL.appendingPathComponent(name)
     }
 
-    /// The body of `url`, counted in the report; anything but a 200 is an error.
-    func download(_ url: URL) async throws(ClientError) -> Data {
-        let response: (status: Int, body: Data)
+    /// One request, counted in the report (the request, its body's bytes, a 304).
+    func fetch(_ request: TransportRequest) async throws(ClientError) -> TransportResponse {
+        let result = await Self.perform(request, with: configuration.transport)
+        count(result)
+        return try result.get()
+    }
+
+    /// A request made by `transport`, its errors as the client's (callable from child tasks).
+    static func perform(_ request: TransportRequest, with transport: any ClientTransport) async -> Result<TransportResponse, ClientError> {
         do {
-            response = try await configuration.transport.fetch(url)
+            return .success(try await transport.fetch(request))
         } catch let error as ClientError {
-            throw error
+            return .failure(error)
         } catch {
-            throw .transport(url: url, reason: error.localizedDescription)
+            return .failure(.transport(url: request.url, reason: error.localizedDescription))
         }
+    }
+
+    /// Counts a request made in the report: the request, its body's bytes, a 304.
+    func count(_ result: Result<TransportResponse, ClientError>) {
+        report.requests += 1
+        guard case .success(let response) = result else { return }
         report.bytesDownloaded += response.body.count
+        if response.status == 304 { report.notModified += 1 }
+    }
+
+    /// The body of `url`; anything but a 200 is an error.
+    func download(_ url: URL) async throws(ClientError) -> Data {
+        let response = try await fetch(TransportRequest(url: url))
         guard response.status == 200 else { throw .httpStatus(url: url, status: response.status) }
         return response.body
     }
 
     /// Deletes the files of feeds the client holds that are no longer published or followed:
     /// only files listed in its state, which it wrote itself.
-    private func removeFeeds(keeping names: Set<String>) {
+    func removeFeeds(keeping names: Set<String>) {
         for (name, file) in state.files.sorted(by: { $0.key < $1.key }) where file.kind == .feed && !names.contains(name) {
             do throws(ClientError) {
                 try folder.remove(name)
@@ -105,23 +117,23 @@ final class SyncSession {
         }
     }
 
-    /// Followed feeds the local catalog lists that the manifest does not publish.
-    private func notPublished(_ manifest: PublicationManifest, catalog: String?) -> [Int64] {
-        guard let catalog, state.files[catalog]?.version != nil, folder.exists(catalog) else { return [] }
-        let published = Set(manifest.feeds.compactMap(\.feedID))
+    /// The feedids the local catalog lists, when the client holds one it wrote completely;
+    /// nil when it has none (or cannot read it: a problem in the report).
+    func localCatalogFeedIDs() -> [Int64]? {
+        let catalog = SafeName.catalog
+        guard state.files[catalog]?.version != nil, folder.exists(catalog) else { return nil }
         do throws(ClientError) {
             let connection = try SQLiteConnection(path: folder.path(catalog), readOnly: true)
             defer { connection.close() }
             let statement = try connection.prepare("SELECT feedid FROM feeds ORDER BY feedid")
-            var missing: [Int64] = []
+            var ids: [Int64] = []
             while try statement.step() {
-                guard let id = statement.value(at: 0).integer, configuration.feeds.includes(id), !published.contains(id) else { continue }
-                missing.append(id)
+                if let id = statement.value(at: 0).integer { ids.append(id) }
             }
-            return missing
+            return ids
         } catch {
             report.problems.append(SyncProblem(file: catalog, error: error))
-            return []
+            return nil
         }
     }
 }

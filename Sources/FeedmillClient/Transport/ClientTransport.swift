@@ -11,28 +11,44 @@ import FoundationNetworking
 public protocol ClientTransport: Sendable {
     /// The whole body of `url` and the HTTP status (200 for a file that was read).
     func fetch(_ url: URL) async throws -> (status: Int, body: Data)
+
+    /// A conditional GET: with `ifNoneMatch` (an ETag the client kept), a server whose file
+    /// still has that ETag answers 304 and no body, which is what keeps a sync that finds
+    /// nothing changed at a few hundred bytes per followed feed. The default implementation
+    /// makes a plain ``fetch(_:)`` (never a 304, no ETag): a transport written before
+    /// publication format 2 keeps working, it only downloads the pointers every time.
+    func fetch(_ request: TransportRequest) async throws -> TransportResponse
 }
 
-/// The default transport: `URLSession` for http(s), the file system for `file:` URLs (a
-/// publication on a mounted volume, or in tests). No cache: `manifest.json` changes in place
-/// and must be read fresh; the versioned files never change, so the server's caches suffice.
-public struct URLSessionTransport: ClientTransport {
-    private let session: URLSession
+/// One GET the client makes.
+public struct TransportRequest: Sendable, Equatable {
+    public var url: URL
+    /// The `If-None-Match` header to send (an ETag as the server gave it, quotes included).
+    public var ifNoneMatch: String?
 
-    public init(timeout: TimeInterval = 60) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.timeoutIntervalForRequest = timeout
-        session = URLSession(configuration: configuration)
+    public init(url: URL, ifNoneMatch: String? = nil) {
+        self.url = url
+        self.ifNoneMatch = ifNoneMatch
     }
+}
 
-    public func fetch(_ url: URL) async throws -> (status: Int, body: Data) {
-        if url.isFileURL {
-            guard FileManager.default.fileExists(atPath: url.path) else { return (404, Data()) }
-            return (200, try Data(contentsOf: url))
-        }
-        let (body, response) = try await session.data(from: url)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, body)
+/// What came back: the status (200, 304, 404, …), the body (empty for a 304) and the
+/// `ETag` header when the server sent one.
+public struct TransportResponse: Sendable, Equatable {
+    public var status: Int
+    public var body: Data
+    public var etag: String?
+
+    public init(status: Int, body: Data, etag: String? = nil) {
+        self.status = status
+        self.body = body
+        self.etag = etag
+    }
+}
+
+extension ClientTransport {
+    public func fetch(_ request: TransportRequest) async throws -> TransportResponse {
+        let (status, body) = try await fetch(request.url)
+        return TransportResponse(status: status, body: body)
     }
 }

@@ -20,7 +20,7 @@ function __rss-create_parse_tokens -S
     set -l unparsed_tokens (__rss-create_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-create'
-        __rss-create_parse_subcommand 0 'opml=' 'base=' 'prune' 'rebuild-catalog' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'data-dir=' 'concurrency=' 'per-host=' 'deadline=' 'metrics-file=' 'keep-items=' 'keep-days=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'proxy=' 'max-size=' 'record=' 'replay=' 'version' 'h/help'
+        __rss-create_parse_subcommand 0 'opml=' 'base=' 'prune' 'rebuild-catalog' 'shard=' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'data-dir=' 'concurrency=' 'per-host=' 'deadline=' 'metrics-file=' 'keep-items=' 'keep-days=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'proxy=' 'max-size=' 'record=' 'replay=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __rss-create_parse_subcommand -r 1 'version'
@@ -81,6 +81,7 @@ complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" base' -l 'base' -d 'Resolve relative xmlUrl values in the feed list against this http(s) URL.' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" prune' -l 'prune' -d 'Remove feeds that are no longer in the list (and their databases).'
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" rebuild-catalog' -l 'rebuild-catalog' -d 'Rebuild a lost catalog from the feed databases beside it.'
+complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" shard' -l 'shard' -d 'Work on shard K of N only: the feeds whose host hashes to K (docs/sharding.md); 1/1 is every feed. (default: 1/1; env FEEDMILL_SHARD)' -rfka ''
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" config' -l 'config' -d 'Configuration file (default: $FEEDMILL_CONFIG, else ./feedmill.toml when present).' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'toml\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" print-config' -l 'print-config' -d 'Print the effective settings and where each came from, then exit.'
 complete -c 'rss-create' -n '__rss-create_should_offer_completions_for_flags_or_options "rss-create" log-format' -l 'log-format' -d 'text (readable lines) or json (one object per line). (default: text; env FEEDMILL_LOG_FORMAT)' -rfka 'text json'

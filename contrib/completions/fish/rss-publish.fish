@@ -20,7 +20,7 @@ function __rss-publish_parse_tokens -S
     set -l unparsed_tokens (__rss-publish_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-publish'
-        __rss-publish_parse_subcommand 0 'out=' 'data-dir=' 'feed=+' 'deltas=' 'full' 'recover' 'site-url=' 'title=' 'metrics-file=' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'version' 'h/help'
+        __rss-publish_parse_subcommand 0 'out=' 'data-dir=' 'feed=+' 'deltas=' 'full' 'recover' 'shard=' 'retire-after=' 'site-url=' 'title=' 'metrics-file=' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __rss-publish_parse_subcommand -r 1 'version'
@@ -77,12 +77,14 @@ function __rss-publish_custom_completion
 end
 
 complete -c 'rss-publish' -f
-complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" out' -l 'out' -d 'The publish directory. (default: ./publish; env FEEDMILL_PUBLISH_DIR)' -rfa '(__rss-publish_complete_directories)'
+complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" out' -l 'out' -d 'The publish directory, or s3://bucket/prefix for S3-compatible object storage (endpoint, region and credentials from the AWS_* variables and ~/.aws files). (default: ./publish; env FEEDMILL_PUBLISH_DIR)' -rfa '(__rss-publish_complete_directories)'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" data-dir' -l 'data-dir' -d 'Directory holding all_feeds.sqlite and the feed_<id>.sqlite files. (default: ./data; env FEEDMILL_DATA_DIR)' -rfa '(__rss-publish_complete_directories)'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish"' -l 'feed' -d 'Publish only this feed (repeatable); others are carried over.' -rfka ''
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" deltas' -l 'deltas' -d 'Earlier versions of each feed kept, each with a delta to the current one (0-50). (default: 3; env FEEDMILL_DELTAS)' -rfka ''
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" full' -l 'full' -d 'Rewrite every database even when unchanged.'
-complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" recover' -l 'recover' -d 'When manifest.json is missing or unusable: adopt again the files whose bytes match the digests recorded in .feedmill-publisher.json, leave anything else alone, and publish.'
+complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" recover' -l 'recover' -d 'When manifest.json or this shard\'s record is missing or unusable: adopt again the files whose bytes match the digests of the newest intact publisher record of the shard (or format 1\'s .feedmill-publisher.json), leave anything else alone, rewrite every pointer of the shard, and publish.'
+complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" shard' -l 'shard' -d 'Work on shard K of N only: the feeds whose host hashes to K (docs/sharding.md); 1/1 is every feed. (default: 1/1; env FEEDMILL_SHARD)' -rfka ''
+complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" retire-after' -l 'retire-after' -d 'How long a file a publication no longer names stays before a later one removes it (0: the next publication; longer than a client\'s sync on object storage, where 1h is usual). (default: 0s; env FEEDMILL_RETIRE_AFTER)' -rfka ''
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" site-url' -l 'site-url' -d 'The URL the publish directory is served at, for atom.xml\'s links (ends with /). (default: none; env FEEDMILL_SITE_URL)' -rfka ''
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" title' -l 'title' -d 'Title of atom.xml and index.html. (default: Feedmill; env FEEDMILL_TITLE)' -rfka ''
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" metrics-file' -l 'metrics-file' -d 'Write Prometheus text-format metrics here (node_exporter\'s textfile collector), atomically. (default: none; env FEEDMILL_METRICS_FILE)' -rF

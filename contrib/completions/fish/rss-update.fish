@@ -20,7 +20,7 @@ function __rss-update_parse_tokens -S
     set -l unparsed_tokens (__rss-update_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-update'
-        __rss-update_parse_subcommand 0 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'data-dir=' 'concurrency=' 'per-host=' 'deadline=' 'metrics-file=' 'keep-items=' 'keep-days=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'proxy=' 'max-size=' 'record=' 'replay=' 'stale-after=' 'limit=' 'feed=+' 'all' 'dry-run' 'version' 'h/help'
+        __rss-update_parse_subcommand 0 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'data-dir=' 'concurrency=' 'per-host=' 'deadline=' 'metrics-file=' 'keep-items=' 'keep-days=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'proxy=' 'max-size=' 'record=' 'replay=' 'stale-after=' 'limit=' 'feed=+' 'all' 'dry-run' 'shard=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __rss-update_parse_subcommand -r 1 'version'
@@ -103,6 +103,7 @@ complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_
 complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update"' -l 'feed' -d 'Update this feed now, whatever its schedule (repeatable).' -rfka ''
 complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" all' -l 'all' -d 'Update every feed that is not gone, whatever its schedule.'
 complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" dry-run' -l 'dry-run' -d 'Fetch and parse, but write nothing; print what would change.'
+complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" shard' -l 'shard' -d 'Work on shard K of N only: the feeds whose host hashes to K (docs/sharding.md); 1/1 is every feed. (default: 1/1; env FEEDMILL_SHARD)' -rfka ''
 complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" version' -l 'version' -d 'Show the version.'
 complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_positional "rss-update" -eq 1' -fa 'help' -d 'Show subcommand help information.'

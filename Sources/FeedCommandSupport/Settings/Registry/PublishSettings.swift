@@ -6,7 +6,8 @@
 extension Settings {
     public static let publishDirectory = Setting(
         "out", environment: "FEEDMILL_PUBLISH_DIR", type: .text, default: "./publish", valueName: "dir",
-        "The publish directory.")
+        "The publish directory, or s3://bucket/prefix for S3-compatible object storage (endpoint, region and credentials "
+            + "from the AWS_* variables and ~/.aws files).")
 
     public static let deltas = Setting(
         "deltas", type: .wholeNumber(in: 0...50), default: 3, valueName: "n",
@@ -18,4 +19,9 @@ extension Settings {
 
     public static let title = Setting(
         "title", type: .text, default: "Feedmill", valueName: "text", "Title of atom.xml and index.html.")
+
+    public static let retireAfter = Setting(
+        "retire-after", type: .duration, default: Seconds(0), valueName: "duration",
+        "How long a file a publication no longer names stays before a later one removes it (0: the next publication; "
+            + "longer than a client's sync on object storage, where 1h is usual).")
 }

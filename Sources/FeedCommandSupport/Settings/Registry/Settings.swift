@@ -4,7 +4,7 @@
 public enum Settings {
     public static let all: [any AnySetting] = [
         dataDirectory, feedList, publishDirectory, concurrency, perHost, timeout, maxSize, contact, allowPrivateNetworks, proxy,
-        staleAfter, keepItems, keepDays, deadline, deltas, siteURL, title, logFormat, metricsFile, now,
+        staleAfter, keepItems, keepDays, deadline, shard, deltas, siteURL, title, retireAfter, logFormat, metricsFile, now,
     ]
 
     /// The settings of the commands that fetch.

@@ -1,0 +1,84 @@
+/// `feed_<id>.json`: where a client finds a feed's snapshot and deltas, revalidated with
+/// `If-None-Match` (a feed that did not change keeps its bytes, and so its ETag). At most two
+/// entries, newest first: the one the latest publication wrote and the last committed one
+/// before it, so a client still holding the previous root finds a usable one while a
+/// publication is in flight (the client rule is in docs/client-contract.md).
+public struct FeedPointer: Codable, Equatable, Sendable {
+    public var format = FeedPointer.formatName
+    public var formatVersion = Manifest.currentFormatVersion
+    public var feedID: Int64
+    public var entries: [PointerEntry]
+
+    public static let formatName = "feedmill-feed-pointer"
+
+    enum CodingKeys: String, CodingKey {
+        case format, entries
+        case formatVersion = "format_version"
+        case feedID = "feedid"
+    }
+
+    public init(feedID: Int64, entries: [PointerEntry]) {
+        self.feedID = feedID
+        self.entries = entries
+    }
+
+    public func encoded() throws(PublishError) -> [UInt8] {
+        try PublicationJSON.encode(self, what: PublishedName.pointer(feedID).fileName)
+    }
+}
+
+/// One published version of a feed, as its pointer gives it, with the shard publication
+/// that wrote it.
+public struct PointerEntry: Codable, Equatable, Sendable {
+    public var shard: String
+    public var generation: Int
+    public var publication: String
+    public var name: String
+    public var file: String
+    public var version: Int
+    public var sha256: String
+    public var size: Int
+    public var itemCount: Int
+    public var lastUpdate: Int64?
+    public var schemaVersion: Int
+    public var contentDigest: String?
+    public var deltas: [PublishedDelta]
+
+    enum CodingKeys: String, CodingKey {
+        case shard, generation, publication, name, file, version, sha256, size, deltas
+        case itemCount = "item_count"
+        case lastUpdate = "last_update_unix_time"
+        case schemaVersion = "schema_version"
+        case contentDigest = "content_digest"
+    }
+
+    /// The entry of `feed`, written by the publication `publication` of `shard`.
+    init(_ feed: PublishedFeed, shard: String, generation: Int, publication: String) {
+        self.shard = shard
+        self.generation = generation
+        self.publication = publication
+        name = feed.name
+        file = feed.file
+        version = feed.version
+        sha256 = feed.sha256
+        size = feed.size
+        itemCount = feed.itemCount
+        lastUpdate = feed.lastUpdate
+        schemaVersion = feed.schemaVersion
+        contentDigest = feed.contentDigest
+        deltas = feed.deltas
+    }
+}
+
+/// `.feedmill-intent.<K>of<N>.json`: what a shard's publication will do before its root is
+/// committed, so a run that dies after writing pointers is repaired by the next: that one
+/// rewrites every pointer named here that the root does not vouch for.
+public struct PublishIntent: Codable, Equatable, Sendable {
+    public var generation: Int
+    public var publication: String
+    public var feeds: [Int64]
+
+    public func encoded() throws(PublishError) -> [UInt8] {
+        try PublicationJSON.encode(self, what: "the intent")
+    }
+}
