@@ -15,7 +15,7 @@ extension ExitStatus {
     /// else 70.
     public static func of(_ error: PublishError) -> Int32 {
         switch error {
-        case .busy, .rootChanged: return busy
+        case .busy, .rootChanged, .leaseRunningOut: return busy
         case .overlappingDirectories, .unknownFeeds: return usage
         case .dataDirectory(let problem): return of(problem)
         case .outputDirectory, .storage: return fatal

@@ -6,6 +6,10 @@ import FeedStorage
 public enum PublishError: Error, CustomStringConvertible, Equatable {
     /// Another publisher holds the target (``PublicationTarget/lock()``).
     case busy(lockPath: String, holder: String)
+    /// A lock that can expire (object storage's lease) has too little time left for a write
+    /// to be sure to land before it does, and renewing it did not help: the publication stops
+    /// before that write, so it cannot overwrite what the next holder commits.
+    case leaseRunningOut(lockPath: String, detail: String)
     /// The publish directory cannot be used (it is a file, it cannot be created or locked).
     case outputDirectory(path: String, reason: String)
     /// The publish directory and the data directory overlap.
@@ -28,6 +32,9 @@ public enum PublishError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .busy(let lockPath, let holder):
             return "\(holder) is using \(lockPath); try again when it has finished"
+        case .leaseRunningOut(let lockPath, let detail):
+            return "stopped before the lease of \(lockPath) could run out mid-write (\(detail)); "
+                + "the next rss-publish repairs or finishes what this one left"
         case .outputDirectory(let path, let reason):
             return "cannot use output directory \(path): \(reason)"
         case .overlappingDirectories(let output, let data, let relation):

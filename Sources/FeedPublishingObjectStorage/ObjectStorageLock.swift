@@ -56,13 +56,16 @@ final class ObjectStorageLockHold: Sendable {
     private let state: Mutex<(etag: String, record: LockRecord, renewedAt: ContinuousClock.Instant, lost: Bool)>
     private let onRelease: @Sendable () -> Void
 
-    init(key: String, lockPath: String, lease: Duration, client: S3Client, etag: String, record: LockRecord, onRelease: @escaping @Sendable () -> Void) {
+    init(
+        key: String, lockPath: String, lease: Duration, client: S3Client, etag: String, record: LockRecord,
+        renewedAt: ContinuousClock.Instant, onRelease: @escaping @Sendable () -> Void
+    ) {
         self.key = key
         self.lockPath = lockPath
         self.lease = lease
         self.client = client
         self.onRelease = onRelease
-        state = Mutex((etag, record, ContinuousClock.now, false))
+        state = Mutex((etag, record, renewedAt, false))
     }
 
     /// Takes the lock for shard `shardLabel` or throws why not.
@@ -71,6 +74,7 @@ final class ObjectStorageLockHold: Sendable {
         onRelease: @escaping @Sendable () -> Void
     ) throws(PublishError) -> ObjectStorageLockHold {
         let host = ProcessInfo.processInfo.hostName
+        let asked = ContinuousClock.now
         let now = Int64(Date().timeIntervalSince1970)
         let record = LockRecord(host: host, pid: getpid(), started: now, expires: now + lease.components.seconds, released: false)
         let found: StoredObject?
@@ -88,7 +92,8 @@ final class ObjectStorageLockHold: Sendable {
         }
         do {
             let etag = try client.put(key, record.bytes, options: ObjectHeaders.options(for: ".feedmill-lock.json", condition: condition))
-            return ObjectStorageLockHold(key: key, lockPath: lockPath, lease: lease, client: client, etag: etag, record: record, onRelease: onRelease)
+            return ObjectStorageLockHold(
+                key: key, lockPath: lockPath, lease: lease, client: client, etag: etag, record: record, renewedAt: asked, onRelease: onRelease)
         } catch .preconditionFailed {
             // Another publisher wrote it between the read and this write: it holds it now.
             let holder = (try? client.get(key)).flatMap { $0 }.flatMap { try? JSONDecoder().decode(LockRecord.self, from: Data($0.body)) }
@@ -98,20 +103,43 @@ final class ObjectStorageLockHold: Sendable {
         }
     }
 
-    /// Extends the lease when half of it has passed, by a conditional write on the ETag
-    /// written last: if that is refused, another publisher took the lock (the lease ran out),
-    /// and this publication must stop before it writes anything more.
-    func renewIfDue(failure: ObjectStorageFailure) throws(PublishError) {
-        let due = state.withLock { !$0.lost && ContinuousClock.now - $0.renewedAt >= lease / 2 }
-        guard due else {
-            if state.withLock({ $0.lost }) { throw .busy(lockPath: lockPath, holder: "another rss-publish (this one's lease ran out)") }
-            return
+    /// Fences the write of `name`: it may start only if the lease outlasts it, that is if
+    /// more than `writeTime` (the client's retry deadline plus a margin) is left, so that a
+    /// publisher that stalled cannot land a write after its lease ran out and the next
+    /// holder took the shard. The lease is renewed (a conditional write on the ETag written
+    /// last) when half of it has passed or when too little is left; if that is refused,
+    /// another publisher took the lock and this publication stops before it writes anything
+    /// more. If even after renewing too little is left (the renewal itself was slow), the
+    /// write is refused too: ``PublishError/leaseRunningOut(lockPath:detail:)``, exit 75.
+    func fence(before name: String, writeTime: Duration, failure: ObjectStorageFailure) throws(PublishError) {
+        if state.withLock({ $0.lost }) { throw .busy(lockPath: lockPath, holder: "another rss-publish (this one's lease ran out)") }
+        let renewedAt = state.withLock { $0.renewedAt }
+        let sinceRenewal = ContinuousClock.now - renewedAt
+        if sinceRenewal >= lease / 2 || lease - sinceRenewal < writeTime {
+            try renew(failure: failure)
         }
+        let left = lease - (ContinuousClock.now - state.withLock { $0.renewedAt })
+        guard left >= writeTime else {
+            throw .leaseRunningOut(
+                lockPath: lockPath,
+                detail: "the lease has \(Self.seconds(left)) s left, less than the \(Self.seconds(writeTime)) s a write of \(name) may take "
+                    + "with its retries, and renewing it did not give more (lease \(Self.seconds(lease)) s); it was not written")
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        String(format: "%.1f", max(0, Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18))
+    }
+
+    /// Extends the lease by a conditional write on the ETag written last; the lease is
+    /// counted from before the write, when its expiry was computed.
+    private func renew(failure: ObjectStorageFailure) throws(PublishError) {
         var (etag, record) = state.withLock { ($0.etag, $0.record) }
+        let asked = ContinuousClock.now
         record.expires = Int64(Date().timeIntervalSince1970) + lease.components.seconds
         do {
             let newETag = try client.put(key, record.bytes, options: ObjectHeaders.options(for: ".feedmill-lock.json", condition: .matches(etag: etag)))
-            state.withLock { $0 = (newETag, record, ContinuousClock.now, false) }
+            state.withLock { $0 = (newETag, record, asked, false) }
         } catch .preconditionFailed {
             state.withLock { $0.lost = true }
             throw .busy(lockPath: lockPath, holder: "another rss-publish (this one's lease ran out and the lock was taken over)")

@@ -40,8 +40,20 @@ public struct ObjectStorageTarget: PublicationTarget {
     /// How long a lock object holds without being renewed, when the caller does not say.
     public static let defaultLease: Duration = .seconds(600)
 
-    public init(place: ObjectStorageLocation, settings: ObjectStorageSettings, retry: RetryPolicy = .standard) {
+    /// What a write may take beyond the client's retry deadline (one slow try, clocks that
+    /// differ between hosts): a write starts only while the lease has at least both left.
+    public static let defaultFencingMargin: Duration = .seconds(10)
+
+    /// The time a write may take, retries included: less lease than this left, and no write
+    /// starts (``ObjectStorageLockHold/fence(before:writeTime:failure:)``).
+    let writeTime: Duration
+
+    public init(
+        place: ObjectStorageLocation, settings: ObjectStorageSettings, retry: RetryPolicy = .standard,
+        fencingMargin: Duration = defaultFencingMargin
+    ) {
         self.place = place
+        writeTime = retry.deadline + fencingMargin
         client = S3Client(settings: settings, bucket: place.bucket, retry: retry)
         failure = ObjectStorageFailure(location: place, settings: settings, retry: retry)
     }
@@ -135,7 +147,7 @@ public struct ObjectStorageTarget: PublicationTarget {
     // MARK: writing
 
     public func put(_ bytes: [UInt8], as name: String) throws(PublishError) {
-        try renewLock()
+        try fenceWrite(of: name)
         do {
             state.add(name, etag: try client.put(place.key(name), bytes, options: ObjectHeaders.options(for: name)))
         } catch {
@@ -175,7 +187,7 @@ public struct ObjectStorageTarget: PublicationTarget {
         case .some(false): break
         case .none: if serves(name) { return false }
         }
-        try renewLock()
+        try fenceWrite(of: name)
         do {
             state.add(name, etag: try upload())
         } catch .preconditionFailed {
@@ -195,7 +207,7 @@ public struct ObjectStorageTarget: PublicationTarget {
     /// (`If-None-Match: *`); a refusal (412, or AWS's 409) is ``PublishError/rootChanged``.
     /// A refusal of a retried write whose first try did land is told apart by the bytes there.
     public func commitRoot(_ bytes: [UInt8], as name: String, expecting: RootVersion) throws(PublishError) -> RootVersion {
-        try renewLock()
+        try fenceWrite(of: name)
         let condition: WriteCondition = expecting.token.map { .matches(etag: $0) } ?? .absent
         do {
             let etag = try client.put(place.key(name), bytes, options: ObjectHeaders.options(for: name, condition: condition))
@@ -240,7 +252,7 @@ public struct ObjectStorageTarget: PublicationTarget {
         if !sourceETag.isEmpty, currentETag == sourceETag { return false }
         let path = try localCopy(of: file)
         defer { unlink(path) }
-        try renewLock()
+        try fenceWrite(of: name)
         do {
             state.add(name, etag: try client.put(place.key(name), fileAt: path, options: ObjectHeaders.options(for: name)))
         } catch {
@@ -255,6 +267,8 @@ public struct ObjectStorageTarget: PublicationTarget {
     /// (`feed_1.json.tmp-42`) is someone else's, and stays.
     public func delete(_ name: String) -> Bool {
         guard PublishedName(fileName: name) != nil else { return false }
+        // A lease running out keeps the object: it is deleted by a later publication.
+        guard (try? fenceWrite(of: name)) != nil else { return false }
         guard (try? client.head(place.key(name))).flatMap({ $0 }) != nil else { return false }
         do { try client.delete(place.key(name)) } catch { return false }
         state.remove(name)
@@ -264,7 +278,8 @@ public struct ObjectStorageTarget: PublicationTarget {
     /// Immutable objects uploaded by this target so far (not the skipped ones), for reports.
     public var immutableUploads: Int { state.uploads }
 
-    private func renewLock() throws(PublishError) {
-        try state.currentHold()?.renewIfDue(failure: failure)
+    /// Every mutable write and delete starts only while the lease outlasts it.
+    private func fenceWrite(of name: String) throws(PublishError) {
+        try state.currentHold()?.fence(before: name, writeTime: writeTime, failure: failure)
     }
 }

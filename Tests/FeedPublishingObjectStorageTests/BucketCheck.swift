@@ -28,6 +28,37 @@ struct BucketCheck {
 
     func generation() throws -> Int { (try root()?["generation"] as? Int) ?? 0 }
 
+    /// A pointer's entries the root's `shards` vouch for (SPEC-41 §4), in the pointer's order:
+    /// the first is the one a client takes.
+    static func usableEntries(_ pointer: [String: Any], shards: [String: [String: Any]]) -> [[String: Any]] {
+        (pointer["entries"] as? [[String: Any]] ?? []).filter { entry in
+            guard let shard = entry["shard"] as? String, let current = shards[shard],
+                let generation = entry["generation"] as? Int, let currentGeneration = current["generation"] as? Int
+            else { return false }
+            return generation < currentGeneration
+                || (generation == currentGeneration && entry["publication"] as? String == current["publication"] as? String)
+        }
+    }
+
+    /// The entry a client takes for feed `id` under the current root (its first usable one),
+    /// nil when the feed is not published for it.
+    func takenEntry(feed id: Int64) throws -> [String: Any]? {
+        let shards = try root()?["shards"] as? [String: [String: Any]] ?? [:]
+        guard let bytes = try object("feed_\(id).json"),
+            let pointer = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+        else { return nil }
+        return Self.usableEntries(pointer, shards: shards).first
+    }
+
+    /// The `id`s of the items in the snapshot a client takes for feed `id`.
+    func takenItemIDs(feed id: Int64) throws -> [String] {
+        guard let file = try takenEntry(feed: id)?["file"] as? String, let bytes = try object(file) else { return [] }
+        let scratch = try TemporaryDirectory()
+        let path = scratch.url.path + "/feed.sqlite"
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return try sqlite(path, "SELECT id FROM items").compactMap { $0.first ?? nil }
+    }
+
     /// Problems a client would meet. With `complete`, every feed of the catalog must be
     /// published (after a run that finished); otherwise a feed may be "not yet published".
     func problems(complete: Bool) throws -> [String] {
@@ -58,20 +89,17 @@ struct BucketCheck {
                     continue
                 }
                 if "\(pointer["feedid"] ?? "")" != id { problems.append("\(pointerName) names feed \(pointer["feedid"] ?? "")") }
-                let entries = pointer["entries"] as? [[String: Any]] ?? []
-                let usable = entries.first { entry in
-                    guard let shard = entry["shard"] as? String, let current = shards[shard],
-                        let generation = entry["generation"] as? Int, let currentGeneration = current["generation"] as? Int
-                    else { return false }
-                    return generation < currentGeneration
-                        || (generation == currentGeneration && entry["publication"] as? String == current["publication"] as? String)
-                }
-                guard let usable else {
+                let usable = Self.usableEntries(pointer, shards: shards)
+                if usable.isEmpty {
                     if complete { problems.append("feed \(id) has no usable entry") }
                     continue
                 }
-                try expect(usable["file"] as? String, usable["sha256"] as? String)
-                for delta in usable["deltas"] as? [[String: Any]] ?? [] { try expect(delta["file"] as? String, delta["sha256"] as? String) }
+                // Every usable entry, not only the first: a client holding an older root may
+                // take the second one.
+                for entry in usable {
+                    try expect(entry["file"] as? String, entry["sha256"] as? String)
+                    for delta in entry["deltas"] as? [[String: Any]] ?? [] { try expect(delta["file"] as? String, delta["sha256"] as? String) }
+                }
             }
         } else {
             for feed in root["feeds"] as? [[String: Any]] ?? [] {

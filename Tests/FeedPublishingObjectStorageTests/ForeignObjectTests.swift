@@ -38,7 +38,7 @@ struct ForeignObjectTests {
         let server = try S3TestServer.start()
         defer { server.stop() }
         let publisher = try target(server)
-        let hold = try publisher.lock(for: .all, lease: .seconds(60))
+        let hold = try publisher.lock(for: .all, lease: ObjectStorageTarget.defaultLease)
         defer { withExtendedLifetime(hold) {} }
         for name in ["feed_1.json.tmp-42", "notes.txt", ".feedmill-scratch.1.2", "manifest.json"] {
             try bystander(server).put("site/" + name, [1])

@@ -129,6 +129,10 @@ struct PublishToBucketTests {
             let problemsTrue = try check.problems(complete: true)
             #expect(problemsTrue.isEmpty, "round \(round): \(problemsTrue)")
             #expect(try check.generation() == generation + 1, "round \(round): this round's data is published once")
+            for feed in 1...feeds {
+                let items = try check.takenItemIDs(feed: Int64(feed))
+                #expect(items.contains("kill-\(round)-\(feed)"), "round \(round): feed \(feed)'s usable entry carries this round's rows: \(items)")
+            }
             // Immutable objects the killed run had uploaded whole (answered 200) that the rerun
             // uploaded again, told by their bytes' checksum.
             let complete = Set(killedRun.filter { $0.method == "PUT" && $0.status == 200 && Self.isImmutable($0.path) }.compactMap(\.checksum))

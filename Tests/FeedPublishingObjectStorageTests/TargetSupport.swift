@@ -23,10 +23,10 @@ func awsEnvironment(_ server: S3TestServer, endpoint: String? = nil, secret: Str
 /// The target `s3://BUCKET/prefix` on `server`.
 func target(
     _ server: S3TestServer, prefix: String = "site", bucket: String? = nil, endpoint: String? = nil, secret: String? = nil,
-    retry: RetryPolicy = .standard
+    retry: RetryPolicy = .standard, fencingMargin: Duration = ObjectStorageTarget.defaultFencingMargin
 ) throws -> ObjectStorageTarget {
     let settings = try ObjectStorageSettings.fromEnvironment(awsEnvironment(server, endpoint: endpoint, secret: secret))
-    return ObjectStorageTarget(place: try ObjectStorageLocation(parsing: "s3://\(bucket ?? server.bucket)/\(prefix)"), settings: settings, retry: retry)
+    return ObjectStorageTarget(place: try ObjectStorageLocation(parsing: "s3://\(bucket ?? server.bucket)/\(prefix)"), settings: settings, retry: retry, fencingMargin: fencingMargin)
 }
 
 /// A plain client of the bucket: "someone else" writing beside the publisher.

@@ -15,7 +15,7 @@ struct TargetWriteTests {
         let server = try S3TestServer.start()
         defer { server.stop() }
         let publisher = try target(server)
-        let hold = try publisher.lock(for: .all, lease: .seconds(60))
+        let hold = try publisher.lock(for: .all, lease: ObjectStorageTarget.defaultLease)
         defer { withExtendedLifetime(hold) {} }
         let empty = try publisher.readRoot("manifest.json")
         #expect(empty.bytes == nil && empty.version == RootVersion(token: nil))
@@ -73,7 +73,7 @@ struct TargetWriteTests {
         let name = contentName(snapshot)
         let publisher = try target(server, endpoint: relay.endpoint)
         do {
-            let hold = try publisher.lock(for: .all, lease: .seconds(60))
+            let hold = try publisher.lock(for: .all, lease: ObjectStorageTarget.defaultLease)
             let path = try publisher.scratchPath()
             #expect(FileManager.default.createFile(atPath: path, contents: Data(snapshot)))
             #expect(try publisher.putImmutable(fileAt: path, as: name))
@@ -94,7 +94,7 @@ struct TargetWriteTests {
         let rerun = try target(server, endpoint: relay.endpoint)
         var late = ""
         do {
-            let hold = try rerun.lock(for: .all, lease: .seconds(60))
+            let hold = try rerun.lock(for: .all, lease: ObjectStorageTarget.defaultLease)
             #expect(try !rerun.putImmutable(snapshot, as: name))
             #expect(rerun.serves(name) && !rerun.serves(contentName(Array("never".utf8), feed: 4)))
             // A stable name: copied once; then known to serve those bytes, by the ETags at hand.
@@ -122,7 +122,7 @@ struct TargetWriteTests {
         let server = try S3TestServer.start()
         defer { server.stop() }
         let publisher = try target(server)
-        let hold = try publisher.lock(for: .all, lease: .seconds(60))
+        let hold = try publisher.lock(for: .all, lease: ObjectStorageTarget.defaultLease)
         defer { withExtendedLifetime(hold) {} }
         let bytes = Array("snapshot bytes".utf8)
         let name = contentName(bytes)

@@ -90,7 +90,7 @@ public struct PublishRun: Sendable {
                 try commit(store, allFeeds: allFeeds, &publication)
                 let others = shard.isAll ? [] : otherShardsFeeds(store, root: publication.committedRoot)
                 try writeAggregates(feeds: shard.isAll ? feeds : allFeeds, others: others, &publication)
-                removeRetired(&publication)
+                removeRetired(store, &publication)
             } else {
                 publication.next = publication.previous
                 if publication.previous.atom == nil { try writeAggregates(feeds: feeds, &publication) }
@@ -151,12 +151,37 @@ public struct PublishRun: Sendable {
 
     /// Removes what was retired long enough ago, and the temporaries of runs that ended (the
     /// publisher's own plain files only).
-    private func removeRetired(_ publication: inout Publication) {
+    private func removeRetired(_ store: ManifestStore, _ publication: inout Publication) {
         var names = PublishedFiles.due(
             publication.next.retired ?? [], now: configuration.clock(), generation: publication.generation, grace: configuration.retireAfter)
+        let shared = catalogsNamedElsewhere(store, root: publication.committedRoot)
+        names.removeAll { shared($0) }
         names += PublishedFiles.staleTemporaries(among: publication.start.listing, in: target).sorted()
         publication.report.filesRemoved = PublishedFiles.remove(names, in: target)
         publication.report.filesRemoved += removeOwnPointers(of: publication.leaving)
+    }
+
+    /// Catalog snapshots are named by their bytes, so two shards whose catalogs are
+    /// byte-identical share one: a snapshot this shard retired may be the one the root or
+    /// another shard's record (of those the root names) still gives. Those stay; they remain
+    /// in this shard's retired names, to be removed by a later publication once nobody
+    /// names them. A record that cannot be read keeps every catalog snapshot.
+    private func catalogsNamedElsewhere(_ store: ManifestStore, root: PublicationRoot?) -> (String) -> Bool {
+        var named = Set<String>()
+        if let file = root?.catalog?.file { named.insert(file) }
+        for (label, entry) in root?.shards ?? [:] where label != shard.label {
+            guard case .found(let record) = store.read(entry.record) else {
+                return { name in
+                    switch PublishedName(fileName: name) {
+                    case .catalogVersion?, .catalogSnapshot?: return true
+                    default: return named.contains(name)
+                    }
+                }
+            }
+            if let file = record.catalog?.file { named.insert(file) }
+            named.formUnion(record.rootCatalogs ?? [])
+        }
+        return { named.contains($0) }
     }
 
     /// The pointers of feeds that left this shard for another (a feedid given again to a feed
