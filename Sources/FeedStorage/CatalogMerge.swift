@@ -54,16 +54,7 @@ extension Snapshot {
                 tables[index].sort { feedID($0) < feedID($1) }
             }
         }
-        var file = try write(destination, schema: catalogTables, version: catalogSchemaVersion, flushing: flushing) { db in
-            for (table, rows) in zip(catalogClientTables, tables) {
-                let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
-                let statement = try db.makeStatement(sql: "INSERT INTO \(table.name) VALUES (\(placeholders))")
-                for row in rows { try statement.execute(arguments: StatementArguments(row)) }
-            }
-            return tables.first?.count ?? 0
-        }
-        file.problems = problems
-        return file
+        return try writeCatalogRows(tables, problems: problems, to: destination, flushing: flushing)
     }
 
     private static func feedID(_ row: [DatabaseValue]) -> Int64 {

@@ -160,6 +160,14 @@ public enum Snapshot {
                 return (tables, problems)
             }
         }
+        return try writeCatalogRows(tables, problems: problems, to: destination, flushing: flushing)
+    }
+
+    /// A catalog snapshot of the client tables' rows (`feeds`, `about`, `last_update`, in
+    /// that order), as read or merged, with the problems met reading them.
+    static func writeCatalogRows(
+        _ tables: [[[DatabaseValue]]], problems: [String], to destination: String, flushing: DurableFiles.Flushing
+    ) throws(StorageError) -> SnapshotFile {
         var file = try write(destination, schema: catalogTables, version: catalogSchemaVersion, flushing: flushing) { db in
             for (table, rows) in zip(catalogClientTables, tables) {
                 let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
