@@ -24,11 +24,12 @@ struct AggregateEntry: Equatable {
 
     /// The newest `limit` entries across the published snapshots, dated no later than
     /// `notAfter`: newest first, then by feedid and id, so the order never depends on timing.
-    /// A snapshot that cannot be read is named in `unreadable` and its entries left out.
+    /// A snapshot that cannot be read is named in `unreadable` and its entries left out. Only
+    /// the newest are held while the snapshots are read (``NewestEntries``).
     static func newest(
         _ limit: Int, feeds: [(feed: CatalogFeed, snapshot: String)], notAfter: Int64
     ) -> (entries: [AggregateEntry], unreadable: [String]) {
-        var entries: [AggregateEntry] = []
+        var newest = NewestEntries(limit: limit)
         var unreadable: [String] = []
         for (feed, path) in feeds {
             let items: [SnapshotItem]
@@ -39,13 +40,12 @@ struct AggregateEntry: Equatable {
                 continue
             }
             for item in items {
-                entries.append(AggregateEntry(
+                newest.add(AggregateEntry(
                     feedID: feed.feedID, feedTitle: feed.title ?? feed.url, feedURL: feed.url, siteLink: feed.state.siteLink,
                     id: item.id, title: item.title, summary: item.summary, permalink: item.permalink,
                     published: item.published, updated: item.updated, author: item.author, undated: item.undated))
             }
         }
-        entries.sort { ($1.published, $0.feedID, $0.id) < ($0.published, $1.feedID, $1.id) }
-        return (Array(entries.prefix(limit)), unreadable)
+        return (newest.entries, unreadable)
     }
 }
