@@ -33,7 +33,7 @@ enum FetchErrorMapping {
             return make(.protocolViolation, "the \(answerer) \(violation)")
         }
         if let blocked = sink.blockedAddress {
-            return make(.blockedAddress, "refused to connect to \(blocked): not a public address (allow private networks to fetch it)")
+            return make(.blockedAddress, "refused to connect to \(blocked): not a public address (to fetch it, pass --allow-private-networks or set allow-private-networks = true)")
         }
         if let failure = sink.stream.decodingFailure {
             return make(.network, failure)

@@ -117,7 +117,7 @@ public final class HTTPFetcher {
             if proxy != nil, let refused = Self.refusedThroughProxy(url, policy: configuration.networkPolicy) {
                 throw FetchError(
                     kind: .blockedAddress, url: request.url,
-                    message: "refused to fetch \(refused) through the proxy: not a public address (allow private networks to fetch it)")
+                    message: "refused to fetch \(refused) through the proxy: not a public address (to fetch it, pass --allow-private-networks or set allow-private-networks = true)")
             }
             // Through a proxy, the connection is to the proxy the operator chose: the guard
             // cannot see where the proxy connects, so it checks the URL's host above instead.

@@ -47,6 +47,7 @@ struct ProxyTests {
                 _ = try fetcher.fetch(url)
             } catch {
                 #expect(error.kind == .blockedAddress, "\(url): \(error)")
+                #expect(error.message.contains("--allow-private-networks"), "\(url): \(error)")
             }
         }
         #expect(proxy.requestedURLs.isEmpty)

@@ -63,6 +63,7 @@ struct AddressPolicyTests {
         let server = try TestHTTPServer { _ in .init(body: Array("<rss/>".utf8)) }
         let error = fetchError { _ = try HTTPFetcher().fetch(server.baseURL + "/") }
         #expect(error?.kind == .blockedAddress)
+        #expect(error?.message.contains("--allow-private-networks") == true, "the refusal names the option that lifts it: \(String(describing: error))")
         #expect(server.requests.isEmpty, "nothing was sent")
     }
 
