@@ -1,76 +1,66 @@
 import FeedBasics
-import Foundation
 import FeedStorage
 
-/// `index.html`: what a person reads — the newest entries, each with a short plain-text
-/// excerpt, then every feed with its last successful update and its current error, if any.
+/// `index.html`: what a person opens first. It leads with the feeds' health (counts by state
+/// and failure kind, a chart of how old the last successes are, the failing feeds with their
+/// streak, last error and next attempt), then the newest entries, then every feed in a list
+/// closed by default. One file, no script; light and dark schemes; landmarks, one date format
+/// in `<time>` elements. `now` is the run's clock, so the same input gives the same bytes.
 enum IndexPage {
-    static func document(_ entries: [AggregateEntry], feeds: [CatalogFeed], itemCounts: [Int64: Int], title: String) -> String {
+    static func document(
+        _ entries: [AggregateEntry], feeds: [CatalogFeed], itemCounts: [Int64: Int], title: String, now: Int64
+    ) -> String {
+        let summary = FeedHealthSummary(feeds)
+        let byID = Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
+        let failing = summary.count(.failing)
+        let title = Markup.escape(title)
         var html = """
             <!doctype html>
             <html lang="en">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(Markup.escape(title))</title>
-            <link rel="alternate" type="application/atom+xml" href="atom.xml" title="\(Markup.escape(title))">
+            <meta name="color-scheme" content="light dark">
+            <title>\(failing > 0 ? "(\(PageText.grouped(failing)) failing) " : "")\(title)</title>
+            <link rel="alternate" type="application/atom+xml" href="atom.xml" title="\(title)">
             <style>
-            body { font: 16px/1.5 system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem; color: #1d1d1f; }
-            h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
-            h2 { font-size: 1.2rem; margin-top: 2.5rem; border-bottom: 1px solid #ddd; padding-bottom: 0.3rem; }
-            .meta, .source { color: #666; font-size: 0.85rem; }
-            ol.entries { list-style: none; padding: 0; }
-            ol.entries li { margin: 0.9rem 0; }
-            .excerpt { margin: 0.15rem 0; color: #333; font-size: 0.92rem; }
-            ol.entries a { font-weight: 600; color: #0b57d0; text-decoration: none; }
-            table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
-            th, td { text-align: left; padding: 0.4rem 0.5rem; border-bottom: 1px solid #eee; vertical-align: top; }
-            td.num { text-align: right; }
-            .ok { color: #137333; }
-            .error { color: #b3261e; }
+            \(IndexPageStyle.css)
             </style>
             </head>
             <body>
-            <h1>\(Markup.escape(title))</h1>
-            <p class="meta">\(feeds.count) feeds · newest entries first · <a href="atom.xml">Atom feed</a> · <a href="manifest.json">manifest</a></p>
-            <h2>Newest entries</h2>
-            <ol class="entries">
+            <header>
+            <h1>\(title)</h1>
+            <p class="meta">\(PageText.grouped(feeds.count)) feeds · published \(PageText.time(now)) · <a href="atom.xml">Atom feed</a> · <a href="manifest.json">manifest</a></p>
+            </header>
+            <nav aria-label="Sections">
+            <ul><li><a href="#health">Health</a></li><li><a href="#failing">Failing feeds</a></li><li><a href="#entries">Newest entries</a></li><li><a href="#feeds">All feeds</a></li></ul>
+            </nav>
+            <main>
 
             """
+        html += HealthSection.html(summary, feeds: byID, now: now)
+        html += "<section aria-labelledby=\"entries\">\n<h2 id=\"entries\">Newest entries</h2>\n<ol class=\"entries\">\n"
         for entry in entries {
             let heading = Markup.escape(entry.title.isEmpty ? "(untitled)" : entry.title)
             let link = entry.permalink.flatMap(WebLink.checked).map { "<a href=\"\(Markup.escape($0))\">\(heading)</a>" } ?? "<strong>\(heading)</strong>"
-            let date = (entry.undated ? "first seen " : "") + CivilDate.rfc3339(entry.published).prefix(10)
+            let date = (entry.undated ? "first seen " : "") + PageText.time(entry.published)
             let byline = [Markup.escape(entry.feedTitle), entry.author.map(Markup.escape), date]
                 .compactMap { $0 }.joined(separator: " · ")
             let excerpt = Excerpt.of(summaryHTML: entry.summary)
             let excerptLine = excerpt.isEmpty ? "" : "<p class=\"excerpt\">\(Markup.escape(excerpt))</p>"
             html += "<li>\(link)\(excerptLine)<div class=\"source\">\(byline)</div></li>\n"
         }
+        html += "</ol>\n</section>\n"
+        html += AllFeedsSection.html(summary, feeds: byID, itemCounts: itemCounts)
         html += """
-            </ol>
-            <h2>Feeds</h2>
-            <table>
-            <thead><tr><th>Feed</th><th>Items</th><th>Last successful update</th><th>Status</th></tr></thead>
-            <tbody>
+            </main>
+            <footer>
+            <p class="meta">Written by Feedmill at \(PageText.time(now)) from the catalog and the published snapshots.</p>
+            </footer>
+            </body>
+            </html>
 
             """
-        for feed in feeds {
-            let name = Markup.escape(feed.title.flatMap { $0.isEmpty ? nil : $0 } ?? feed.state.opmlTitle ?? feed.url)
-            let cell = feed.state.siteLink.flatMap(WebLink.checked).map { "<a href=\"\(Markup.escape($0))\">\(name)</a>" } ?? name
-            let updated = feed.state.lastSuccess.map { CivilDate.rfc3339($0).replacingOccurrences(of: "T", with: " ") } ?? "never"
-            let status: String
-            if feed.state.gone {
-                status = "<span class=\"error\">gone (HTTP 410)</span>"
-            } else if let kind = feed.state.lastErrorKind {
-                status = "<span class=\"error\">\(Markup.escape(kind.rawValue)): \(Markup.escape(feed.state.lastError ?? ""))</span>"
-            } else {
-                status = "<span class=\"ok\">ok</span>"
-            }
-            html += "<tr><td>\(cell)<div class=\"source\">\(Markup.escape(feed.url))</div></td><td class=\"num\">\(itemCounts[feed.feedID] ?? 0)</td><td>\(updated)</td><td>\(status)</td></tr>\n"
-        }
-        html += "</tbody>\n</table>\n</body>\n</html>\n"
         return html
     }
 }
-

@@ -54,7 +54,8 @@ public final class StaticDirectoryServer: @unchecked Sendable {
         if let condition = request.headers["if-none-match"], Self.matches(condition, etag) {
             return .init(status: 304, headers: [("ETag", etag)])
         }
-        let type = name.hasSuffix(".json") ? "application/json" : "application/octet-stream"
+        let type = name.hasSuffix(".json") ? "application/json"
+            : name.hasSuffix(".html") ? "text/html; charset=utf-8" : name.hasSuffix(".xml") ? "application/atom+xml" : "application/octet-stream"
         return .init(headers: [("Content-Type", type), ("ETag", etag)], body: bytes)
     }
 

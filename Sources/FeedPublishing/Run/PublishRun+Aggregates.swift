@@ -58,7 +58,7 @@ extension PublishRun {
         let counts = Dictionary(published.map { ($0.feedID, $0.itemCount) }, uniquingKeysWith: { first, _ in first })
         let pages: [(PublishedName, String)] = [
             (.atom, AtomWriter.document(newest.entries, title: configuration.title, siteURL: configuration.siteURL)),
-            (.index, IndexPage.document(newest.entries, feeds: feeds, itemCounts: counts, title: configuration.title)),
+            (.index, IndexPage.document(newest.entries, feeds: feeds, itemCounts: counts, title: configuration.title, now: configuration.clock())),
         ]
         for (name, text) in pages {
             let bytes = Array(text.utf8)

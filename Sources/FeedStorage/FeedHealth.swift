@@ -1,0 +1,115 @@
+import FeedModel
+
+/// One feed's health as the catalog records it, in the few states an operator and an alert
+/// speak of. Why a type of its own: the health page (`index.html`) and the metrics
+/// (`feedmill_feeds{state=…}`) must count the same feeds the same way, so both read a feed's
+/// state here and nowhere else.
+public struct FeedHealth: Sendable, Equatable {
+    /// The stable names (metrics labels, the page's words); never rename one.
+    public enum State: String, Sendable, CaseIterable {
+        /// The last attempt failed (``FeedHealth/failureKind`` says why); the feed is retried.
+        case failing
+        /// The publisher answered `410 Gone`.
+        case gone
+        /// Listed, never attempted yet.
+        case neverFetched = "never-fetched"
+        /// The last attempt succeeded (a `304 Not Modified` counts).
+        case ok
+    }
+
+    public let feedID: Int64
+    public let state: State
+    /// Why the last attempt failed: set for `failing` and `gone`, nil otherwise.
+    public let failureKind: FailureKind?
+    /// Failed attempts in a row (`fetch_state.consecutive_errors`); 0 when the last one succeeded.
+    public let streak: Int
+    /// The last failure's message as recorded (may hold several lines, or anything a server sent).
+    public let lastError: String?
+    public let lastAttempt: Int64?
+    /// Not before this time (backoff, `Retry-After`); nil or past: due at the next run.
+    public let nextAttempt: Int64?
+    public let lastSuccess: Int64?
+
+    public init(_ feed: CatalogFeed) {
+        let state = feed.state
+        feedID = feed.feedID
+        streak = state.consecutiveErrors
+        lastAttempt = state.lastAttempt
+        nextAttempt = state.nextAttempt
+        lastSuccess = state.lastSuccess
+        if state.gone {
+            self.state = .gone
+            failureKind = state.lastErrorKind ?? .gone
+            lastError = state.lastError
+        } else if state.lastErrorKind != nil || state.consecutiveErrors > 0 {
+            self.state = .failing
+            // A streak with no kind recorded (a catalog edited by hand) still counts as failing.
+            failureKind = state.lastErrorKind ?? .storage
+            lastError = state.lastError
+        } else {
+            self.state = state.lastAttempt == nil && state.lastSuccess == nil ? .neverFetched : .ok
+            failureKind = nil
+            lastError = nil
+        }
+    }
+
+    /// The order a person reads feeds in: failing first, the longest streak first (then the
+    /// oldest last success, a feed that never succeeded first), then gone, never fetched, ok;
+    /// feedid last, so the order is total and the page deterministic.
+    public static func attentionOrder(_ a: FeedHealth, _ b: FeedHealth) -> Bool {
+        let rank = { (health: FeedHealth) -> Int in State.allCases.firstIndex(of: health.state) ?? 0 }
+        if rank(a) != rank(b) { return rank(a) < rank(b) }
+        if a.state == .failing {
+            if a.streak != b.streak { return a.streak > b.streak }
+            if a.lastSuccess != b.lastSuccess { return (a.lastSuccess ?? .min) < (b.lastSuccess ?? .min) }
+        }
+        return a.feedID < b.feedID
+    }
+}
+
+/// Every feed's ``FeedHealth`` and the counts built on them: what the health page shows and
+/// the metrics export, computed once from the catalog's rows.
+public struct FeedHealthSummary: Sendable, Equatable {
+    /// Every feed, in ``FeedHealth/attentionOrder(_:_:)``.
+    public let feeds: [FeedHealth]
+    /// Feeds per state, in ``FeedHealth/State/allCases`` order, 0 included.
+    public let byState: [(state: FeedHealth.State, count: Int)]
+    /// Feeds in state `failing` per failure kind, in ``FailureKind/allCases`` order, 0 included
+    /// (a gone feed counts under `gone` in ``byState`` only).
+    public let failingByKind: [(kind: FailureKind, count: Int)]
+    /// The oldest last success among feeds that are failing or ok: how stale the least fresh
+    /// live feed is (gone feeds are left out: they will not come back). Nil when none has one.
+    public let oldestSuccess: Int64?
+
+    public init(_ catalogFeeds: [CatalogFeed]) {
+        feeds = catalogFeeds.map(FeedHealth.init).sorted(by: FeedHealth.attentionOrder)
+        var states: [FeedHealth.State: Int] = [:]
+        var kinds: [FailureKind: Int] = [:]
+        var oldest: Int64?
+        for feed in feeds {
+            states[feed.state, default: 0] += 1
+            if feed.state == .failing, let kind = feed.failureKind { kinds[kind, default: 0] += 1 }
+            if feed.state == .failing || feed.state == .ok, let success = feed.lastSuccess {
+                oldest = Swift.min(oldest ?? success, success)
+            }
+        }
+        byState = FeedHealth.State.allCases.map { ($0, states[$0] ?? 0) }
+        failingByKind = FailureKind.allCases.map { ($0, kinds[$0] ?? 0) }
+        oldestSuccess = oldest
+    }
+
+    public func count(_ state: FeedHealth.State) -> Int {
+        byState.first { $0.state == state }?.count ?? 0
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.feeds == b.feeds && a.oldestSuccess == b.oldestSuccess
+    }
+}
+
+extension Catalog {
+    /// Every feed's health, read in one pass over the catalog.
+    public func health() throws(StorageError) -> FeedHealthSummary {
+        FeedHealthSummary(try feeds())
+    }
+}
