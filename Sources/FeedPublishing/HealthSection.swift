@@ -7,7 +7,11 @@ import FeedStorage
 /// attempt and its last success. Titles and errors are anything a feed or a server sent: all
 /// escaped here.
 enum HealthSection {
-    static func html(_ summary: FeedHealthSummary, feeds: [Int64: CatalogFeed], now: Int64) -> String {
+    /// At most this many rows in the failing feeds' table: past it (a network outage failing
+    /// a third of 100,000 feeds) the rest are in the full list, and the page stays a page.
+    static let attentionRows = 500
+
+    static func html(_ summary: FeedHealthSummary, feeds: [Int64: CatalogFeed], now: Int64, limit: Int = attentionRows) -> String {
         var html = "<section aria-labelledby=\"health\">\n<h2 id=\"health\">Feed health</h2>\n<ul class=\"counts\">\n"
         for (state, count) in summary.byState {
             html += "<li class=\"\(state.rawValue)\"><strong>\(PageText.grouped(count))</strong> \(words(state))</li>\n"
@@ -24,7 +28,7 @@ enum HealthSection {
         }
         html += AgeChart.figure(AgeChart.buckets(summary.feeds, now: now))
         html += "</section>\n"
-        html += attention(summary.feeds.filter { $0.state == .failing || $0.state == .gone }, feeds: feeds, now: now)
+        html += attention(summary.feeds.filter { $0.state == .failing || $0.state == .gone }, feeds: feeds, now: now, limit: limit)
         return html
     }
 
@@ -36,7 +40,7 @@ enum HealthSection {
     /// The table of feeds that need a person, or a line saying none does. On a phone its rows
     /// become blocks (the stylesheet's `reflow`); the explicit roles keep it a table for
     /// assistive technology when they do.
-    private static func attention(_ failing: [FeedHealth], feeds: [Int64: CatalogFeed], now: Int64) -> String {
+    private static func attention(_ failing: [FeedHealth], feeds: [Int64: CatalogFeed], now: Int64, limit: Int) -> String {
         let goneCount = failing.filter { $0.state == .gone }.count
         let counted = "\(PageText.grouped(failing.count - goneCount))" + (goneCount > 0 ? ", and \(PageText.grouped(goneCount)) gone" : "")
         var html = "<section aria-labelledby=\"failing\">\n<h2 id=\"failing\">Failing feeds (\(counted))</h2>\n"
@@ -49,7 +53,7 @@ enum HealthSection {
             <tbody role="rowgroup">
 
             """
-        for health in failing {
+        for health in failing.prefix(limit) {
             guard let feed = feeds[health.feedID] else { continue }
             let kind = health.failureKind.map { "<code>\($0.rawValue)</code> " } ?? ""
             let error = Markup.escape(PageText.oneLine(health.lastError ?? (health.state == .gone ? "gone (HTTP 410)" : ""), limit: 120))
@@ -61,6 +65,10 @@ enum HealthSection {
             html += "<td role=\"cell\" class=\"brief\" data-label=\"Next attempt\">\(next)</td>"
             html += "<td role=\"cell\" class=\"brief\" data-label=\"Last success\">\(health.lastSuccess.map(PageText.time) ?? "never")</td></tr>\n"
         }
-        return html + "</tbody>\n</table>\n</section>\n"
+        html += "</tbody>\n</table>\n"
+        if failing.count > limit {
+            html += "<p>\(PageText.grouped(failing.count - limit)) more are in <a href=\"#feeds\">all feeds</a>, in the same order.</p>\n"
+        }
+        return html + "</section>\n"
     }
 }

@@ -53,6 +53,12 @@ struct HealthPageBrowserTests {
         }
     }
 
+    @Test func aTransparentBackgroundIsNoScheme() {
+        #expect(Self.luminance("rgba(0, 0, 0, 0)") == nil)
+        #expect(Self.luminance("rgb(255, 255, 255)") == 1)
+        #expect((Self.luminance("rgb(18, 20, 23)") ?? 1) < 0.01)
+    }
+
     @Test(.enabled(if: HeadlessBrowser.shouldRun, "chromium or axe-core is not installed (Scripts/setup-debian installs them)"))
     func theFullListOpenedOnAPhoneScrollsInsideItsOwnBox() throws {
         var random = SeededGenerator.announced()
@@ -69,10 +75,11 @@ struct HealthPageBrowserTests {
         }
     }
 
-    /// The relative luminance (WCAG) of `rgb(r, g, b)` or `rgba(…)`.
+    /// The relative luminance (WCAG) of `rgb(r, g, b)` or `rgba(…)`; nil for a transparent
+    /// colour (a page that sets no background of its own has not chosen a scheme).
     static func luminance(_ color: String) -> Double? {
         let numbers = color.split { !$0.isNumber && $0 != "." }.compactMap { Double($0) }
-        guard numbers.count >= 3 else { return nil }
+        guard numbers.count >= 3, numbers.count == 3 || numbers[3] > 0 else { return nil }
         let channels = numbers.prefix(3).map { value -> Double in
             let c = value / 255
             return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)

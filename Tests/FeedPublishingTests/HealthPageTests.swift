@@ -1,6 +1,6 @@
 import FeedBasics
 import FeedModel
-import FeedPublishing
+@testable import FeedPublishing
 import FeedStorage
 import Foundation
 import PipelineTestSupport
@@ -101,6 +101,20 @@ struct HealthPageTests {
         let other = try TemporaryDirectory()
         _ = try catalog.publish.publish(into: other.url.path)
         #expect(try String(contentsOfFile: other.url.path + "/index.html", encoding: .utf8) == first)
+    }
+
+    @Test func theFailingTableStopsAtItsLimitAndSaysWhereTheRestAre() {
+        let feeds = (1...8).map { id -> CatalogFeed in
+            var feed = CatalogFeed(feedID: Int64(id), url: "https://x.example/\(id)")
+            feed.state.consecutiveErrors = id
+            feed.state.lastErrorKind = .timeout
+            return feed
+        }
+        let html = HealthSection.html(
+            FeedHealthSummary(feeds), feeds: Dictionary(uniqueKeysWithValues: feeds.map { ($0.feedID, $0) }), now: 0, limit: 5)
+        let listed = html.components(separatedBy: "data-feed=\"").dropFirst().compactMap { Int64($0.prefix { $0.isNumber }) }
+        #expect(listed == [8, 7, 6, 5, 4])
+        #expect(html.contains("Failing feeds (8)") && html.contains("<p>3 more are in <a href=\"#feeds\">all feeds</a>, in the same order.</p>"))
     }
 
     @Test func aCatalogWithNoFailureSaysSo() throws {

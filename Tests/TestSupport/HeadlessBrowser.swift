@@ -65,9 +65,11 @@ public enum HeadlessBrowser {
     /// For `.enabled(if:)`.
     public static var shouldRun: Bool { isRequired || (chromium() != nil && axeScript() != nil) }
 
-    /// `FEEDMILL_TEST_CHROMIUM`, else `chromium` on `PATH`.
+    /// `FEEDMILL_TEST_CHROMIUM`, else `chromium` on `PATH`; nil when that is no executable file.
     public static func chromium() -> String? {
-        if let chosen = ProcessInfo.processInfo.environment["FEEDMILL_TEST_CHROMIUM"], !chosen.isEmpty { return chosen }
+        if let chosen = ProcessInfo.processInfo.environment["FEEDMILL_TEST_CHROMIUM"], !chosen.isEmpty {
+            return FileManager.default.isExecutableFile(atPath: chosen) ? chosen : nil
+        }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/chromium" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
@@ -75,7 +77,7 @@ public enum HeadlessBrowser {
     /// axe-core's `axe.min.js`: `FEEDMILL_TEST_AXE`, else where `Scripts/setup-debian` puts it.
     public static func axeScript() -> String? {
         let environment = ProcessInfo.processInfo.environment
-        if let chosen = environment["FEEDMILL_TEST_AXE"], !chosen.isEmpty { return chosen }
+        if let chosen = environment["FEEDMILL_TEST_AXE"], !chosen.isEmpty { return FileManager.default.fileExists(atPath: chosen) ? chosen : nil }
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
         let lib = "\(cache)/feedmill/axe-playwright-python-0.1.8/lib"
