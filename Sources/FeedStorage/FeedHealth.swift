@@ -15,6 +15,17 @@ public struct FeedHealth: Sendable, Equatable {
         case neverFetched = "never-fetched"
         /// The last attempt succeeded (a `304 Not Modified` counts).
         case ok
+
+        /// The one decision of a feed's state, from the `fetch_state` values it rests on (for
+        /// a reader of those columns alone, as the metrics are): gone when the feed answered
+        /// 410; failing when a failure kind is recorded or the streak is above 0; never
+        /// fetched when it was neither attempted nor ever succeeded; ok otherwise.
+        public static func of(gone: Bool, consecutiveErrors: Int, lastErrorKind: FailureKind?, lastAttempt: Int64?, lastSuccess: Int64?) -> State {
+            if gone { return .gone }
+            if lastErrorKind != nil || consecutiveErrors > 0 { return .failing }
+            if lastAttempt == nil && lastSuccess == nil { return .neverFetched }
+            return .ok
+        }
     }
 
     public let feedID: Int64
@@ -36,18 +47,21 @@ public struct FeedHealth: Sendable, Equatable {
         streak = state.consecutiveErrors
         lastAttempt = state.lastAttempt
         nextAttempt = state.nextAttempt
-        lastSuccess = state.lastSuccess
-        if state.gone {
-            self.state = .gone
+        // `last_update` too: a catalog from before `fetch_state` has only that.
+        lastSuccess = state.lastSuccess ?? feed.lastUpdate
+        self.state = State.of(
+            gone: state.gone, consecutiveErrors: state.consecutiveErrors, lastErrorKind: state.lastErrorKind,
+            lastAttempt: state.lastAttempt, lastSuccess: lastSuccess)
+        switch self.state {
+        case .gone:
             failureKind = state.lastErrorKind ?? .gone
             lastError = state.lastError
-        } else if state.lastErrorKind != nil || state.consecutiveErrors > 0 {
-            self.state = .failing
-            // A streak with no kind recorded (a catalog edited by hand) still counts as failing.
+        case .failing:
+            // A streak with no kind recorded (a catalog edited by hand) counts as the catalog
+            // reads a kind it does not know.
             failureKind = state.lastErrorKind ?? .storage
             lastError = state.lastError
-        } else {
-            self.state = state.lastAttempt == nil && state.lastSuccess == nil ? .neverFetched : .ok
+        case .neverFetched, .ok:
             failureKind = nil
             lastError = nil
         }

@@ -26,6 +26,11 @@ struct HealthPageTests {
             feed(5) { $0.gone = true; $0.lastErrorKind = .gone; $0.consecutiveErrors = 1; $0.lastSuccess = 1 },
             feed(6) { $0.lastAttempt = 20; $0.lastSuccess = 3; $0.consecutiveErrors = 2; $0.lastErrorKind = .timeout },
         ]
+        // A catalog from before fetch_state: only last_update says the feed was read.
+        var old = CatalogFeed(feedID: 7, url: "https://x.example/7", lastUpdate: 30)
+        old.state = FetchState()
+        #expect(FeedHealth(old).state == .ok && FeedHealth(old).lastSuccess == 30)
+        #expect(FeedHealth.State.of(gone: false, consecutiveErrors: 1, lastErrorKind: nil, lastAttempt: nil, lastSuccess: nil) == .failing)
         let summary = FeedHealthSummary(feeds)
         #expect(summary.feeds.map(\.state) == [.failing, .failing, .failing, .gone, .neverFetched, .ok])
         // Longest streak first; at equal streaks the older last success first.
