@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedBasics
+import FeedStorage
 import Foundation
 import Logging
 
@@ -35,17 +36,17 @@ public struct CommandContext: Sendable {
             throw ExitCode.success
         }
         let resolved: ResolvedSettings
-        do {
+        do throws(SettingsError) {
             let located = try ConfigFileLocator.load(commandLine: common.config, environment: environment)
             resolved = try ResolvedSettings(
                 command: command, given: given.merging(common.given), environment: environment, configFile: located.file,
-                configSource: located.source)
+                configSource: located.source, configSearch: located.candidates)
             // Before the logger is made, which these two shape.
             _ = try resolved.value(Settings.logFormat)
             _ = try resolved.value(Settings.now)
         } catch {
             reportFailure(command.executable, error.description)
-            throw ExitCode(ExitStatus.usage)
+            throw ExitCode(error.exitStatus)
         }
         if common.printConfig {
             print(resolved.render(), terminator: "")
@@ -71,6 +72,20 @@ public struct CommandContext: Sendable {
     public func usageError(_ message: String) -> any Error {
         fail(message)
         return ExitCode(ExitStatus.usage)
+    }
+
+    /// Whether this run may write into a directory another user owns, and the command line
+    /// its refusal suggests running as the owner (``OtherUserPolicy``).
+    public var otherUserPolicy: OtherUserPolicy {
+        OtherUserPolicy(allowOtherUser: settings[Settings.allowOtherUser], commandLine: [command.executable] + CommandLine.arguments.dropFirst())
+    }
+
+    /// `data-dir from /etc/feedmill/feedmill.toml`: where the data directory's path came
+    /// from, for messages that send a person to another one.
+    public var dataDirectoryOrigin: String {
+        let source = settings.shown(Settings.dataDirectory).source
+        if case .file(let path, _, _) = source { return "\(Settings.dataDirectory.key) from \(path)" }
+        return "\(Settings.dataDirectory.key) from \(source)"
     }
 
     /// The fixed time from `--now` or `SOURCE_DATE_EPOCH`, if any.

@@ -17,6 +17,7 @@ extension ExitStatus {
         switch error {
         case .busy, .rootChanged, .leaseRunningOut: return busy
         case .overlappingDirectories, .unknownFeeds: return usage
+        case .otherOwner: return noPermission
         case .dataDirectory(let problem): return of(problem)
         case .outputDirectory, .storage: return fatal
         case .target(_, _, let kind):

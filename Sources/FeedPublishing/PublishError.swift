@@ -12,6 +12,8 @@ public enum PublishError: Error, CustomStringConvertible, Equatable {
     case leaseRunningOut(lockPath: String, detail: String)
     /// The publish directory cannot be used (it is a file, it cannot be created or locked).
     case outputDirectory(path: String, reason: String)
+    /// The publish directory belongs to another user (``OtherUserPolicy``): nothing was written.
+    case otherOwner(OtherOwnerRefusal)
     /// The publish directory and the data directory overlap.
     case overlappingDirectories(output: String, data: String, relation: String)
     /// `--feed` named feedids the catalog does not have: nothing was done.
@@ -37,6 +39,8 @@ public enum PublishError: Error, CustomStringConvertible, Equatable {
                 + "the next rss-publish repairs or finishes what this one left"
         case .outputDirectory(let path, let reason):
             return "cannot use output directory \(path): \(reason)"
+        case .otherOwner(let refusal):
+            return refusal.description
         case .overlappingDirectories(let output, let data, let relation):
             return "refusing to publish into \(output): it \(relation) \(data), and publishing removes old files from "
                 + "its output directory; choose an output directory outside the data directory"

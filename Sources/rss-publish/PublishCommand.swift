@@ -24,7 +24,7 @@ struct PublishCommand: ParsableCommand {
             rss-update writes. With --shard K/N, publishes the feeds of shard K only, and \
             commits the root with the other shards' entries.
 
-            \(ExitStatus.helpText(for: "rss-publish", codes: [0, 1, 64, 66, 69, 70, 74, 75, 77]))
+            \(ExitStatus.helpText(for: "rss-publish", codes: [0, 1, 64, 66, 69, 70, 73, 74, 75, 77]))
             """,
         version: FeedmillVersion.current)
 
@@ -80,7 +80,7 @@ struct PublishCommand: ParsableCommand {
         let (data, publish) = context.publishConfiguration(full: full)
         try CommandRunner.run(context, now: publish.clock) { () throws(PublishError) in
             let catalog = try PublishRun.openCatalog(data)
-            let target = try PublicationTargetChoice.target(for: publish.outputDirectory)
+            let target = try PublicationTargetChoice.target(for: publish.outputDirectory, writer: context.otherUserPolicy)
             let report = try PublishRun(data: data, configuration: publish, catalog: catalog, target: target)
                 .run(only: feeds.isEmpty ? nil : feeds, recover: recover)
             for line in report.recovery { context.logger.notice("\(line)") }

@@ -3,7 +3,9 @@ import ArgumentParser
 /// Options every command has: where settings come from, how it logs, and the clock.
 public struct CommonOptions: ParsableArguments {
     @Option(
-        help: ArgumentHelp("Configuration file (default: $FEEDMILL_CONFIG, else ./feedmill.toml when present).", valueName: "path"),
+        help: ArgumentHelp(
+            "Configuration file (default: $FEEDMILL_CONFIG, else the first of ./feedmill.toml, ~/.config/feedmill/feedmill.toml, "
+                + "\(ConfigFileLocator.systemPath) that exists).", valueName: "path"),
         completion: .file(extensions: ["toml"]))
     public var config: String?
 
@@ -21,6 +23,9 @@ public struct CommonOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(Settings.now.summary + " (env \(Settings.now.environment))", valueName: Settings.now.valueName))
     public var now: Int64?
+
+    @Flag(help: ArgumentHelp(Settings.allowOtherUser.summary + " (env \(Settings.allowOtherUser.environment)=1)"))
+    public var allowOtherUser = false
 
     /// For `Scripts/generate-docs`: every setting as tab-separated lines, for feedmill.toml(5).
     @Flag(help: .private)
@@ -44,6 +49,7 @@ public struct CommonOptions: ParsableArguments {
         var given = GivenSettings()
         given.add(Settings.logFormat, logFormat)
         given.add(Settings.now, now)
+        given.add(Settings.allowOtherUser, allowOtherUser ? true : nil)
         return given
     }
 }
