@@ -35,6 +35,12 @@ public enum ConfigFileLocator {
         public let origin: String
         public let path: String
         public var finding: Finding
+
+        public init(origin: String, path: String, finding: Finding) {
+            self.origin = origin
+            self.path = path
+            self.finding = finding
+        }
     }
 
     /// What the search came to: the file read, if any, where its name came from, and every

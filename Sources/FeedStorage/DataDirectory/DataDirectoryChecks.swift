@@ -48,7 +48,8 @@ extension DataDirectory {
                     ? .denied(path: path, reason: error.description) : .cannotCreate(path: path, reason: reason + error.description)
             }
         }
-        try refuseNonDirectory()
+        // A file where the directory would be: it cannot be created (73), not "no input".
+        if let problem = FileSystemDiagnosis.directoryProblem(path, create: false) { throw .cannotCreate(path: path, reason: problem) }
         try refuseOtherUser(writer)
     }
 

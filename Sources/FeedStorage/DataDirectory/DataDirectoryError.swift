@@ -27,7 +27,7 @@ public enum DataDirectoryError: Error, CustomStringConvertible, Equatable, Senda
         case .unusable(let path, let reason):
             return "cannot use data directory \(path): \(reason)"
         case .cannotCreate(let path, let reason):
-            return "cannot create data directory \(path): \(reason)"
+            return "cannot use data directory \(path): \(reason)"
         case .denied(let path, let reason):
             return "cannot write in data directory \(path): \(reason)"
         case .otherOwner(let refusal):
