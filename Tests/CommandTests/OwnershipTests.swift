@@ -70,9 +70,15 @@ struct OwnershipTests {
         #expect(refused.status == 77, "\(refused.stderr)")
         #expect(refused.stderr.contains("the output directory \(run.out) belongs to uid 4242, and this is root"), "\(refused.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: run.out).isEmpty)
+        #expect(chmod(run.out, 0o750) == 0)
         let allowed = try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out, "--allow-other-user"])
         #expect(allowed.status == 0, "\(allowed.stderr)")
         #expect(FileManager.default.fileExists(atPath: run.out + "/manifest.json"))
+        let published = try Self.owners(run.out)
+        #expect(published.count > 3, "\(published)")
+        for (name, owner) in published {
+            #expect(owner == "4242:4242 0640", "\(name)")
+        }
     }
 
     @Test func withAllowOtherUserRootGivesWhatItCreatesTheDirectorysOwnerGroupAndMode() throws {
@@ -142,6 +148,22 @@ struct OwnershipTests {
         #expect(denied.status == 77, "\(denied.stderr)")
         #expect(denied.stderr.contains("cannot create \(run.root.url.path)/sub: Permission denied (EACCES)"), "\(denied.stderr)")
         #expect(!FileManager.default.fileExists(atPath: run.root.url.path + "/sub"))
+    }
+
+    /// A file on the search path this user may not read is said, not skipped for ./data (77).
+    @Test func aConfigurationFileOnTheSearchPathThisUserMayNotReadIsPermissionDenied() throws {
+        let root = try TemporaryDirectory()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root.url.path)
+        try FileManager.default.createDirectory(atPath: root.url.path + "/xdg/feedmill", withIntermediateDirectories: true)
+        let file = try root.write("xdg/feedmill/feedmill.toml", "concurrency = 3\n")
+        #expect(chmod(root.url.path + "/xdg/feedmill", 0o700) == 0)
+        let environment = ["FEEDMILL_CONFIG": "", "XDG_CONFIG_HOME": root.url.path + "/xdg"]
+        let denied = try Self.run(Executable(name: "rss-update"), ["--print-config"], as: Self.nobody, environment: environment)
+        #expect(denied.status == 77, "\(denied.stderr)")
+        #expect(denied.stderr == "rss-update: configuration file \(file) (from search path) cannot be read: Permission denied (EACCES); "
+            + "FEEDMILL_CONFIG=none reads no file\n")
+        let none = try Self.run(Executable(name: "rss-update"), ["--print-config"], as: Self.nobody, environment: ["FEEDMILL_CONFIG": "none"])
+        #expect(none.status == 0, "\(none.stderr)")
     }
 
     // MARK: Helpers

@@ -70,7 +70,7 @@ public enum ConfigFileLocator {
     /// - Parameter exists: whether a place of the search path holds a file (tests pass their own).
     public static func load(
         commandLine path: String?, environment: [String: String],
-        exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+        exists: (String) -> Bool = isThere
     ) throws(SettingsError) -> Located {
         var candidates: [Candidate] = []
         let named = environment["FEEDMILL_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
@@ -99,15 +99,24 @@ public enum ConfigFileLocator {
         return Located(file: try read(found, source: .searchPath), source: .searchPath, candidates: candidates)
     }
 
+    /// A place of the search path holds a file: it is there, or it cannot even be looked at
+    /// (a directory this user may not search), which ``read(_:source:)`` then says.
+    public static func isThere(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 || SystemError.isPermission(errno)
+    }
+
     private static func read(_ path: String, source: SettingSource) throws(SettingsError) -> ConfigFile {
-        guard FileManager.default.fileExists(atPath: path) else {
+        var info = stat()
+        if stat(path, &info) != 0, !SystemError.isPermission(errno) {
             throw SettingsError(message: "configuration file \(path) (from \(source)) does not exist", exitStatus: ExitStatus.noInput)
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = access(path, R_OK) != 0 ? ": " + SystemError.describe(errno) : ""
+            let code = access(path, R_OK) != 0 ? errno : EIO
             throw SettingsError(
-                message: "configuration file \(path) (from \(source)) cannot be read\(reason)",
-                exitStatus: [EACCES, EPERM].contains(errno) ? ExitStatus.noPermission : ExitStatus.noInput)
+                message: "configuration file \(path) (from \(source)) cannot be read: \(SystemError.describe(code))"
+                    + (source == .searchPath ? "; FEEDMILL_CONFIG=none reads no file" : ""),
+                exitStatus: SystemError.isPermission(code) ? ExitStatus.noPermission : ExitStatus.noInput)
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             throw SettingsError(message: "configuration file \(path) (from \(source)) is not UTF-8 text")

@@ -108,6 +108,13 @@ public struct DirectoryTarget: PublicationTarget {
         default: flushing = .now
         }
         try rethrowing(try DurableFiles.write(bytes, to: path(of: name), flushing: flushing), as: { PublishError.storage(StorageError($0)) })
+        adopt(name)
+    }
+
+    /// Root publishing into another user's directory (`--allow-other-user`) gives the file to
+    /// the directory's owner (``CreatedFileOwnership``); otherwise nothing is done.
+    private func adopt(_ name: String) {
+        CreatedFileOwnership.adopt(paths: [path(of: name)], in: path)
     }
 
     /// A name in the publish directory itself (so the file is renamed into place, never
@@ -130,12 +137,14 @@ public struct DirectoryTarget: PublicationTarget {
             return false
         }
         try rethrowing(try DurableFiles.rename(scratch, to: path(of: name), flushing: .later), as: { PublishError.storage(StorageError($0)) })
+        adopt(name)
         return true
     }
 
     public func putImmutable(_ bytes: [UInt8], as name: String) throws(PublishError) -> Bool {
         if holdsIntact(name) { return false }
         try rethrowing(try DurableFiles.write(bytes, to: path(of: name), flushing: .later), as: { PublishError.storage(StorageError($0)) })
+        adopt(name)
         return true
     }
 
@@ -171,6 +180,7 @@ public struct DirectoryTarget: PublicationTarget {
                 detail: "read as \(expecting.token.map { "sha256 " + $0.prefix(12) } ?? "absent"), now \(current.token.map { "sha256 " + $0.prefix(12) } ?? "absent")")
         }
         try rethrowing(try DurableFiles.write(bytes, to: path(of: name), flushing: .now), as: { PublishError.storage(StorageError($0)) })
+        adopt(name)
         return RootVersion(token: SHA256.hexDigest(bytes))
     }
 
@@ -202,6 +212,7 @@ public struct DirectoryTarget: PublicationTarget {
         guard stat(target, &targetInfo) == 0 else { return false }
         if lstat(link, &nameInfo) == 0, nameInfo.st_ino == targetInfo.st_ino, nameInfo.st_dev == targetInfo.st_dev { return false }
         try rethrowing(try Self.link(link, to: target, publishedAs: name), as: { PublishError.storage(StorageError($0)) })
+        adopt(name)
         return true
     }
 

@@ -39,6 +39,14 @@ public struct OtherOwnerRefusal: Error, Equatable, Sendable, CustomStringConvert
     public var runner: uid_t
     public var commandLine: [String]
 
+    public init(directory: String, role: String, owner: uid_t, runner: uid_t, commandLine: [String]) {
+        self.directory = directory
+        self.role = role
+        self.owner = owner
+        self.runner = runner
+        self.commandLine = commandLine
+    }
+
     public var description: String {
         let ownerName = Accounts.knownUserName(owner)
         let owned = ownerName ?? "uid \(owner)"
