@@ -75,7 +75,7 @@ public enum ExitStatus {
             byCommand: ["rss-publish": "internal error (manifest.json or this shard's record missing or unusable beside published files: see --recover)"]),
         Entry(
             code: cannotCreate, name: "cannot-create",
-            meaning: "a file or directory cannot be created (the data directory, its lock; the reason names the path)", byCommand: [:]),
+            meaning: "a file or directory cannot be created (the data directory, its lock), the message naming the path and why", byCommand: [:]),
         Entry(
             code: ioError, name: "target-failed", meaning: "the publication's target failed an operation",
             byCommand: [:], onlyFor: ["rss-publish"]),
