@@ -132,6 +132,26 @@ struct OwnershipTests {
         #expect(try Self.run(run.update, ["--all"] + run.options, as: Self.nobody).status == 0)
     }
 
+    /// A lock or a catalog left by root stops the run as the service (77), saying the fix.
+    @Test func aLockOrACatalogTheRunCannotWriteStopsItWithTheChownThatFixesIt() throws {
+        let run = try BinaryRun(feeds: 1)
+        #expect(try run.createAll().status == 0)
+        try Self.give(run.data, to: Self.nobody, group: 65534)
+        let lock = run.data + "/.feedmill.lock", catalog = run.data + "/all_feeds.sqlite"
+        #expect(chown(lock, 0, 0) == 0 && chmod(lock, 0o644) == 0)
+        let locked = try Self.run(run.update, ["--all"] + run.options, as: Self.nobody)
+        #expect(locked.status == 77, "\(locked.stderr)")
+        #expect(locked.stderr == "rss-update: cannot write in data directory \(run.data): cannot write \(lock): owned by root:root, mode 0644, "
+            + "and this run is nobody (uid 65534); fix it with: chown nobody: \(lock)\n")
+        #expect(chown(lock, Self.nobody, 65534) == 0 && chown(catalog, 0, 0) == 0 && chmod(catalog, 0o644) == 0)
+        let before = try sqlite(catalog, "SELECT * FROM fetch_state")
+        let stopped = try Self.run(run.update, ["--all"] + run.options, as: Self.nobody)
+        #expect(stopped.status == 77, "\(stopped.stderr)")
+        #expect(stopped.stderr == "rss-update: cannot write \(catalog): owned by root:root, mode 0644, and this run is nobody (uid 65534); "
+            + "fix it with: chown nobody: \(catalog)\n")
+        #expect(try sqlite(catalog, "SELECT * FROM fetch_state") == before)
+    }
+
     /// sysexits: 77 for a permission, with the errno's name and the path.
     @Test func aFeedListOrADataDirectoryThisUserMayNotReachIsPermissionDenied() throws {
         let run = try BinaryRun(feeds: 1)

@@ -32,7 +32,8 @@ public final class RunLock: Sendable {
         guard descriptor >= 0 else {
             let code = errno
             let reason = "cannot open \(path): \(SystemError.describe(code))"
-            if SystemError.isPermission(code) { throw .denied(path: directory, reason: reason) }
+            // A lock left by a run as another user: its owner, its mode and the chown that fixes it.
+            if SystemError.isPermission(code) { throw .denied(path: directory, reason: StorageError.notWritable(path)?.message ?? reason) }
             throw .cannotCreate(path: directory, reason: FileSystemDiagnosis.problem(writing: path).map { "\($0); \(reason)" } ?? reason)
         }
         if !existed { CreatedFileOwnership.adopt(descriptor: descriptor, in: directory) }
