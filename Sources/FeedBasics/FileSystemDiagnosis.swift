@@ -14,7 +14,7 @@ public enum FileSystemDiagnosis {
     public static func problem(writing path: String) -> String? {
         let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         var info = stat()
-        if stat(directory, &info) != 0 { return "its directory \(directory) does not exist or cannot be reached (\(SystemError.describe(errno)))" }
+        if stat(directory, &info) != 0 { return "its directory \(directory) does not exist or cannot be reached: \(SystemError.describe(errno))" }
         if info.st_mode & S_IFMT != S_IFDIR { return "\(directory) is not a directory" }
         var volume = statvfs()
         if statvfs(directory, &volume) == 0 {
@@ -22,8 +22,8 @@ public enum FileSystemDiagnosis {
             if volume.f_files > 0 && volume.f_favail == 0 { return "the file system holding \(directory) has no free inodes left (df -i)" }
             if volume.f_bavail == 0 { return "the file system holding \(directory) is full (df -h)" }
         }
-        if access(directory, W_OK) != 0 { return "\(directory) is not writable by this user (\(SystemError.describe(errno)))" }
-        if access(path, F_OK) == 0, access(path, W_OK) != 0 { return "\(path) is not writable by this user (\(SystemError.describe(errno)))" }
+        if access(directory, W_OK) != 0 { return "\(directory) is not writable by this user: \(SystemError.describe(errno))" }
+        if access(path, F_OK) == 0, access(path, W_OK) != 0 { return "\(path) is not writable by this user: \(SystemError.describe(errno))" }
         return nil
     }
 }
