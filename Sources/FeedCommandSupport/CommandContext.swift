@@ -80,9 +80,28 @@ public struct CommandContext: Sendable {
     /// Under cron or systemd (standard error not a terminal) a run in which nothing happened
     /// prints nothing at all: cron mails whatever is printed. By hand the summary always shows.
     public func summary(_ text: String, eventful: Bool = true) {
+        summary(SummaryRecord(text: text), eventful: eventful)
+    }
+
+    /// The end-of-run summary, as ``summary(_:eventful:)-(String,_)`` says; when standard error
+    /// is the journal, one record there instead of lines on standard output (each would be a
+    /// record of its own): in the JSON log format one object with `"event":"summary"` and the
+    /// record's fields, in the text format its one line, with the record's priority.
+    public func summary(_ record: SummaryRecord, eventful: Bool = true) {
         guard !quiet, eventful || console.isTerminal else { return }
         console.clearProgress()
-        print(text, terminator: "")
+        guard console.isJournal else {
+            print(record.text, terminator: "")
+            return
+        }
+        switch settings[Settings.logFormat] {
+        case .json:
+            var fields = record.fields
+            fields["event"] = "summary"
+            logger.log(level: record.level, "\(record.line)", metadata: fields)
+        case .text:
+            console.line(JournalStream.prefixed(record.line, level: record.level))
+        }
     }
 
     public func fail(_ message: String) {

@@ -98,7 +98,7 @@ struct PublishCommand: ParsableCommand {
                         + "\(report.filesRemoved) old file(s) removed\n"
                         + "  clients read \(publish.outputDirectory)/manifest.json; people read \(publish.outputDirectory)/index.html\n")
             }
-            return CommandResult(exitCode: ExitStatus.of(report))
+            return CommandResult(families: report.metricFamilies(finishedAt: publish.clock()), exitCode: ExitStatus.of(report))
         }
     }
 }
