@@ -20,8 +20,9 @@ public struct CommandContext: Sendable {
     /// - Parameter given: the command's options bound to their settings.
     public static func make(
         _ command: CommandName, common: CommonOptions, given: GivenSettings = GivenSettings(),
-        environment: [String: String] = ProcessInfo.processInfo.environment, console: Console = Console()
+        environment: [String: String] = ProcessInfo.processInfo.environment, console: Console? = nil
     ) throws -> CommandContext {
+        let console = console ?? Console(isJournal: JournalStream.isStandardError(environment: environment))
         if common.printSettingsReference {
             print(SettingsReference.tabSeparated(), terminator: "")
             throw ExitCode.success
@@ -44,7 +45,7 @@ public struct CommandContext: Sendable {
             _ = try resolved.value(Settings.logFormat)
             _ = try resolved.value(Settings.now)
         } catch {
-            reportFailure(command.executable, error.description)
+            reportFailure(command.executable, error.description, journal: console.isJournal)
             throw ExitCode(ExitStatus.usage)
         }
         if common.printConfig {
@@ -96,7 +97,7 @@ public struct CommandContext: Sendable {
         }
         switch settings[Settings.logFormat] {
         case .json:
-            var fields = record.fields
+            var fields = record.fields.mapValues { Logger.MetadataValue.string($0) }
             fields["event"] = "summary"
             logger.log(level: record.level, "\(record.line)", metadata: fields)
         case .text:

@@ -45,21 +45,21 @@ public enum RunSummary {
     public static func record(_ report: RunReport, command: String, dryRun: Bool = false) -> SummaryRecord {
         var line = headline(report, command: command, dryRun: dryRun) + "; " + items(report)
         if let stop = stopLine(report) { line += "; " + stop }
-        var fields: Logger.Metadata = [
+        var fields: [String: String] = [
             "feeds": "\(report.selected)", "finished": "\(report.finished)",
             "updated": "\(report.updated)", "unchanged": "\(report.unchanged)", "failed": "\(report.tally.failed)",
             "gone": "\(report.gone)", "interrupted": "\(report.tally.interrupted)", "not_started": "\(report.notStarted.count)",
             "moved": "\(report.tally.moved)", "items_new": "\(report.newItems)", "items_changed": "\(report.changedItems)",
             "items_removed": "\(report.removedItems)", "fetched_bytes": "\(report.bytes)",
-            "duration": .string(String(format: "%.3f", report.duration)),
+            "duration": String(format: "%.3f", report.duration),
         ]
         if dryRun { fields["would_update"] = "\(report.tally.wouldUpdate)" }
         switch report.stoppedBy {
         case .deadline?: fields["stopped_by"] = "deadline"
-        case .signal(let number)?: fields["stopped_by"] = .string(signalName(number))
+        case .signal(let number)?: fields["stopped_by"] = signalName(number)
         case nil: break
         }
-        if !report.shard.isAll { fields["shard"] = .string(report.shard.label) }
+        if !report.shard.isAll { fields["shard"] = report.shard.label }
         var stopped = false
         if case .signal = report.stoppedBy { stopped = true }
         let level: Logger.Level = report.tally.failed > 0 || stopped ? .warning : .notice

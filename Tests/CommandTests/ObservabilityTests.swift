@@ -219,13 +219,22 @@ struct ObservabilityTests {
         #expect(samples["feedmill_feeds{\(labels),state=\"failing\"}"] == "1")
         #expect(samples["feedmill_feeds_failing{\(labels),kind=\"http-status\"}"] == "1")
 
-        let published = try publish.runCapturing(["--data-dir", data, "--out", out, "--now", "1700091000", "--metrics-file", publishMetrics])
+        // Under the journal, with JSON logs, as the contrib unit runs it (without --quiet here).
+        let published = try Self.run(
+            publish, ["--data-dir", data, "--out", out, "--now", "1700091000", "--metrics-file", publishMetrics, "--log-format", "json"], journal: true,
+            in: root)
         #expect(published.status == 0, "\(published.stderr)")
+        #expect(published.stdout.isEmpty)
+        let record = try #require(published.stderr.split(separator: "\n").last.map(String.init))
+        #expect(record.hasPrefix("<5>{"), "\(record)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(record.dropFirst(3).utf8)) as? [String: Any])
+        #expect(object["event"] as? String == "summary" && object["command"] as? String == "rss-publish")
+        #expect((object["files_written"] as? NSNumber)?.intValue ?? 0 > 0 && (object["feeds_failed"] as? NSNumber)?.intValue == 0)
         #expect(try Promtool.problems(inMetricsFile: publishMetrics) == "")
         samples = try Self.samples(publishMetrics)
         let publishLabels = "command=\"rss-publish\""
         let generation = try #require(samples["feedmill_publish_generation{\(publishLabels)}"].flatMap { Int($0) })
-        #expect(generation >= 1)
+        #expect(generation >= 1 && (object["generation"] as? NSNumber)?.intValue == generation)
         #expect(samples["feedmill_publish_last_success_timestamp_seconds{\(publishLabels)}"] == "1700091000")
         #expect(samples["feedmill_publish_written_files{\(publishLabels)}"].flatMap { Int($0) } ?? 0 > 0)
         #expect(samples["feedmill_publish_written_bytes{\(publishLabels)}"].flatMap { Int($0) } ?? 0 > 0)

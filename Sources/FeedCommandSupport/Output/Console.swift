@@ -13,8 +13,10 @@ public final class Console: Sendable {
     /// priority, and the run's summary is one record there.
     public let isJournal: Bool
 
+    /// - Parameter isJournal: `false` unless said: a console writing elsewhere than standard
+    ///   error is not the journal. Commands pass ``JournalStream/isStandardError(environment:)``.
     public init(
-        isTerminal: Bool = isatty(STDERR_FILENO) == 1, isJournal: Bool = JournalStream.isStandardError(),
+        isTerminal: Bool = isatty(STDERR_FILENO) == 1, isJournal: Bool = false,
         write: @escaping @Sendable (String) -> Void = Console.standardError
     ) {
         self.isTerminal = isTerminal

@@ -11,10 +11,10 @@ public struct SummaryRecord: Sendable {
     public var line: String
     /// The journal priority: a notice, a warning when feeds failed or the run was stopped.
     public var level: Logger.Level
-    /// The counts, for the journal's JSON format (numbers as numbers).
-    public var fields: Logger.Metadata
+    /// The counts, for the journal's JSON format (written as numbers when they read as numbers).
+    public var fields: [String: String]
 
-    public init(text: String, line: String, level: Logger.Level = .notice, fields: Logger.Metadata = [:]) {
+    public init(text: String, line: String, level: Logger.Level = .notice, fields: [String: String] = [:]) {
         self.text = text
         self.line = line
         self.level = level
