@@ -37,31 +37,29 @@ public struct FeedStateCount: Sendable, Equatable {
     public init(catalog: Catalog, shard: Shard, now: Int64) throws(PipelineError) {
         var count = FeedStateCount(now: now)
         try rethrowing(
-            try catalog.forEachFeed { feed in
-                if shard.owns(url: feed.url) { count.add(feed) }
+            try catalog.forEachFeedState { feed in
+                if shard.isAll || shard.owns(url: feed.url) { count.add(feed) }
             }, as: PipelineError.storage)
         self = count
     }
 
     /// The feed's state as the health page names it.
-    public static func state(of feed: CatalogFeed) -> String {
-        let state = feed.state
-        if state.gone { return "gone" }
-        if state.consecutiveErrors > 0 || state.lastErrorKind != nil { return "failing" }
-        if state.lastAttempt == nil && state.lastSuccess == nil && feed.lastUpdate == nil { return "never-fetched" }
+    public static func state(of feed: FeedStateRow) -> String {
+        if feed.gone { return "gone" }
+        if feed.consecutiveErrors > 0 || feed.lastErrorKind != nil { return "failing" }
+        if feed.lastAttempt == nil && feed.lastSuccess == nil { return "never-fetched" }
         return "ok"
     }
 
-    public mutating func add(_ feed: CatalogFeed) {
+    public mutating func add(_ feed: FeedStateRow) {
         let state = Self.state(of: feed)
         byState[state, default: 0] += 1
         guard state != "gone" else { return }
-        let lastSuccess = feed.state.lastSuccess ?? feed.lastUpdate
-        if let lastSuccess { oldestSuccess = min(oldestSuccess ?? lastSuccess, lastSuccess) }
+        if let lastSuccess = feed.lastSuccess { oldestSuccess = min(oldestSuccess ?? lastSuccess, lastSuccess) }
         guard state == "failing" else { return }
         // A failure without its kind (written by hand) is counted as the catalog reads unknown kinds.
-        failingByKind[(feed.state.lastErrorKind ?? .storage).rawValue, default: 0] += 1
-        guard let lastSuccess else {
+        failingByKind[(feed.lastErrorKind ?? .storage).rawValue, default: 0] += 1
+        guard let lastSuccess = feed.lastSuccess else {
             neverSucceeded += 1
             return
         }

@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import GRDB
 import PipelineTestSupport
 import TestSupport
 import Testing
@@ -257,6 +258,33 @@ struct ObservabilityTests {
         #expect(samples["feedmill_publish_generation{\(publishLabels)}"] == "\(generation)")
         #expect(samples["feedmill_publish_last_success_timestamp_seconds{\(publishLabels)}"] == "1700092000")
         #expect(samples["feedmill_publish_written_files{\(publishLabels)}"] == nil, "what a run wrote is not carried over")
+    }
+}
+
+extension ObservabilityTests {
+    /// A feed listed before `fetch_state` existed (no row there) that was updated once (its
+    /// `last_update`) is counted as `ok` with that time as its success, not as never fetched.
+    @Test func aFeedWithoutFetchStateCountsByItsLastUpdate() throws {
+        let server = try Self.threeFeeds()
+        let root = try TemporaryDirectory()
+        let data = root.url.path + "/data", metrics = root.url.path + "/update.prom"
+        let common = ["--data-dir", data, "--allow-private-networks"]
+        #expect(try create.runCapturing(["--opml", server.baseURL + "/list.opml", "--now", "1700000000"] + common).status == 1)
+        let catalog = try DatabaseQueue(path: data + "/all_feeds.sqlite")
+        let ok = try #require(try catalog.read { db in try Int64.fetchOne(db, sql: "SELECT feedid FROM feeds WHERE url LIKE '%/ok.xml'") })
+        let missing = try #require(try catalog.read { db in try Int64.fetchOne(db, sql: "SELECT feedid FROM feeds WHERE url LIKE '%/missing.xml'") })
+        try catalog.write { db in
+            try db.execute(sql: "DELETE FROM fetch_state WHERE feedid = ?", arguments: [ok])
+            try db.execute(sql: "UPDATE last_update SET when_unix_time = 1600000000 WHERE feedid = ?", arguments: [ok])
+        }
+        try catalog.close()
+        let updated = try update.runCapturing(["--feed", "\(missing)", "--now", "1700090000", "--metrics-file", metrics] + common)
+        #expect(updated.status == 1, "\(updated.stderr)")
+        let samples = try Self.samples(metrics)
+        #expect(samples["feedmill_feeds{command=\"rss-update\",state=\"ok\"}"] == "1", "\(samples)")
+        #expect(samples["feedmill_feeds{command=\"rss-update\",state=\"never-fetched\"}"] == "0")
+        #expect(samples["feedmill_feed_oldest_success_timestamp_seconds{command=\"rss-update\"}"] == "1600000000")
+        #expect(try Promtool.problems(inMetricsFile: metrics) == "")
     }
 }
 

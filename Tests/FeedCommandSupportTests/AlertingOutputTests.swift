@@ -14,15 +14,11 @@ import Testing
 struct AlertingOutputTests {
     private let now: Int64 = 1_700_000_000
 
-    /// A feed whose fetch state `change` sets (the failure kind as `{ $0.lastErrorKind = .dns }`).
-    private func feed(_ id: Int64, attempt: Int64? = nil, success: Int64? = nil, errors: Int = 0, gone: Bool = false, _ change: (inout FetchState) -> Void = { _ in }) -> CatalogFeed {
-        var state = FetchState()
-        state.lastAttempt = attempt
-        state.lastSuccess = success
-        state.consecutiveErrors = errors
-        state.gone = gone
-        change(&state)
-        return CatalogFeed(feedID: id, url: "https://example.org/\(id)", state: state)
+    /// A feed's state columns; `change` sets the failure kind (`{ $0.lastErrorKind = .dns }`).
+    private func feed(_ id: Int64, attempt: Int64? = nil, success: Int64? = nil, errors: Int = 0, gone: Bool = false, _ change: (inout FeedStateRow) -> Void = { _ in }) -> FeedStateRow {
+        var row = FeedStateRow(url: "https://example.org/\(id)", gone: gone, consecutiveErrors: errors, lastAttempt: attempt, lastSuccess: success)
+        change(&row)
+        return row
     }
 
     /// One feed of each kind the gauges tell apart, and the samples they come to.
