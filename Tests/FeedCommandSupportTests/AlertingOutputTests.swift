@@ -87,6 +87,21 @@ struct AlertingOutputTests {
         #expect(!text.contains("feedmill_feeds{"))
     }
 
+    /// Label values and HELP text are escaped as the text format says, so a value with a quote,
+    /// a backslash or a newline cannot break the file.
+    @Test func labelValuesAndHelpAreEscaped() throws {
+        let family = MetricFamily(
+            "feedmill_test_escaping", help: "A \\ backslash\nand a newline.",
+            [MetricFamily.Sample(1, labels: [MetricFamily.Label("odd", "a \"quoted\" \\ value\nover two lines")])])
+        let text = MetricsFile.render(.init(command: "rss-update", finishedAt: now, succeeded: true, exitCode: 0, metrics: nil, families: [family]), previous: nil)
+        #expect(text.contains(#"feedmill_test_escaping{command="rss-update",odd="a \"quoted\" \\ value\nover two lines"} 1"#), "\(text)")
+        #expect(text.contains(#"# HELP feedmill_test_escaping A \\ backslash\nand a newline."#), "\(text)")
+        let directory = try TemporaryDirectory()
+        let path = directory.url.path + "/escaped.prom"
+        try MetricsFile.write(.init(command: "rss-update", finishedAt: now, succeeded: true, exitCode: 0, metrics: nil, families: [family]), to: path)
+        #expect(try Promtool.problems(inMetricsFile: path) == "")
+    }
+
     @Test("Log lines start with their sd-daemon priority when standard error is the journal", arguments: LogLineHandler.Format.allCases)
     func journalPriorityPrefixes(format: LogLineHandler.Format) {
         let captured = CapturedOutput()
