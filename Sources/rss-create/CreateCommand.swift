@@ -86,11 +86,11 @@ struct CreateCommand: ParsableCommand {
             }
             let imported = report.importResult
             let eventful = !report.update.nothingHappened || !imported.added.isEmpty || !imported.missing.isEmpty || imported.pruned
-            context.summary(RunSummary.render(imported, source: feedList), eventful: eventful)
-            context.summary(RunSummary.render(report.update, command: "rss-create"), eventful: eventful)
+            context.summary(RunSummary.record(imported, source: feedList, update: report.update), eventful: eventful)
             context.noteOtherShardsDatabases(report.update)
             let exitCode = rejected.isEmpty ? report.update.exitCode : max(report.update.exitCode, ExitStatus.someFeedsFailed)
-            return CommandResult(report: report.update, exitCode: exitCode)
+            let feedStates = context.feedStates(opened.catalog, configuration: configuration)
+            return CommandResult(report: report.update, feedStates: feedStates, exitCode: exitCode)
         }
     }
 }

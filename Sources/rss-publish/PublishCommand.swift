@@ -88,17 +88,9 @@ struct PublishCommand: ParsableCommand {
                 context.fail("feed \(failure.feedID) not published (its last good snapshot is kept): \(failure.message)")
             }
             for warning in report.warnings { context.logger.warning("\(warning)") }
-            if report.unchanged {
-                context.summary("rss-publish: nothing changed since generation \(report.generation); nothing written\n", eventful: false)
-            } else {
-                context.summary(
-                    "rss-publish: \(publish.shard.isAll ? "" : "shard \(publish.shard.label) ")generation \(report.generation) in \(String(format: "%.2f", report.duration)) s: "
-                        + "\(report.feedsWritten) feed database(s) written, \(report.feedsUnchanged) unchanged, "
-                        + "\(report.deltasWritten) delta(s), \(report.pointersWritten) pointer(s); \(report.filesWritten) files, \(report.bytesWritten) bytes; "
-                        + "\(report.filesRemoved) old file(s) removed\n"
-                        + "  clients read \(publish.outputDirectory)/manifest.json; people read \(publish.outputDirectory)/index.html\n")
-            }
-            return CommandResult(exitCode: ExitStatus.of(report))
+            let summary = PublishSummary.record(report, shard: publish.shard.isAll ? nil : publish.shard.label, outputDirectory: publish.outputDirectory)
+            context.summary(summary, eventful: !report.unchanged)
+            return CommandResult(families: report.metricFamilies(finishedAt: publish.clock()), exitCode: ExitStatus.of(report))
         }
     }
 }

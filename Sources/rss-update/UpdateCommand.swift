@@ -80,9 +80,10 @@ struct UpdateCommand: ParsableCommand {
                 FeedLog.log($0, to: context.logger)
                 progress.update($0, done: $1, total: $2)
             }
-            context.summary(RunSummary.render(report, command: "rss-update", dryRun: dryRun), eventful: !report.nothingHappened)
+            context.summary(RunSummary.record(report, command: "rss-update", dryRun: dryRun), eventful: !report.nothingHappened)
             context.noteOtherShardsDatabases(report)
-            return CommandResult(report: report, exitCode: report.exitCode)
+            let feedStates = context.feedStates(catalog, configuration: configuration)
+            return CommandResult(report: report, feedStates: feedStates, exitCode: report.exitCode)
         }
     }
 }
