@@ -24,10 +24,10 @@ extension Settings {
 
     public static let now = Setting(
         "now", environment: "SOURCE_DATE_EPOCH", type: SettingType.epochSeconds.orUnset, default: nil, valueName: "unix-time", inFile: false,
-        "Seconds since 1970 to use as the current time everywhere (reproducible runs); default: the system clock.")
+        unsetMeans: "the system clock", "Seconds since 1970 to use as the current time everywhere (reproducible runs).")
 
     public static let metricsFile = Setting(
-        "metrics-file", type: SettingType.text.orUnset, default: nil, valueName: "path",
+        "metrics-file", type: SettingType.text.orUnset, default: nil, valueName: "path", unsetMeans: "none written",
         "Write Prometheus text-format metrics here (node_exporter's textfile collector), atomically.")
 }
 
