@@ -11,7 +11,11 @@ import Foundation
 public enum FeedIDCompletion {
     /// The completion for an option or argument that takes feedids, for `command`'s settings.
     public static func kind(for command: CommandName) -> CompletionKind {
-        .custom { words, _, prefix in candidates(command: command, words: words, prefix: prefix) }
+        // ArgumentParser's prefix is read from the last word, whichever word is completed
+        // (`rss-feeds set 1<Tab> --data-dir d`): the word at the index is the one typed.
+        .custom { words, index, prefix in
+            candidates(command: command, words: words, prefix: words.indices.contains(index) ? words[index] : prefix)
+        }
     }
 
     /// The feedids of the catalog the command line names that start with `prefix`.
