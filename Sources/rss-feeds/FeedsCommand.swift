@@ -44,7 +44,7 @@ struct FeedsCommand: ParsableCommand {
                         + (suggestion.map { ": did you mean \"\($0)\"?" } ?? "; the subcommands are " + known.dropLast().joined(separator: ", "))))
             }
         }
-        main(nil)
+        main(NegativeFeedIDs.movedBehindTerminator(arguments))
     }
 }
 
@@ -135,6 +135,10 @@ extension FeedsCommand {
 
         @OptionGroup var options: FeedsOptions
 
+        func validate() throws {
+            try NumberArgument.requireFeedIDArguments(feedIDs)
+        }
+
         func run() throws {
             let (context, configuration) = try options.context()
             try CommandRunner.run(context, now: configuration.clock) { () throws(PipelineError) in
@@ -188,6 +192,7 @@ extension FeedsCommand {
         @OptionGroup var options: FeedsOptions
 
         func validate() throws {
+            try NumberArgument.requireFeedIDArguments([feedID])
             if runDefaults && (keepItems != nil || keepDays != nil) {
                 throw ValidationError("--run-defaults cannot be combined with --keep-items or --keep-days")
             }

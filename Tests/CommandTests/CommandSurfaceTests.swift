@@ -72,6 +72,19 @@ struct CommandSurfaceTests {
         }
     }
 
+    /// `rss-feeds remove -3` was "Missing expected argument '<feedid>'".
+    @Test func aNegativeFeedIDArgumentIsRefusedForWhatItIs() throws {
+        let feeds = Executable(name: "rss-feeds")
+        for arguments in [["remove", "-3"], ["remove", "2", "-3", "--data-dir", "/nonexistent/feedmill-data"], ["set", "-3", "--keep-items", "4"], ["remove", "--", "-3"]] {
+            let result = try feeds.runCapturing(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: a feedid is a whole number of 1 or more; got -3\n"), "\(arguments): \(result.stderr)")
+        }
+        // A negative number that is an option's value is still that option's.
+        let value = try feeds.runCapturing(["set", "1", "--keep-days", "-3"])
+        #expect(value.status == 64 && value.stderr.contains("--keep-days must be a whole number from 1 to 36500; got -3"), "\(value.stderr)")
+    }
+
     // MARK: - `rss-feeds lst`
 
     @Test func aMistypedSubcommandIsRefusedNamingTheNearestOne() throws {

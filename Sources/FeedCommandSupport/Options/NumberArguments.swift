@@ -24,6 +24,11 @@ public enum NumberArgument {
         if let value, value < 1 { throw ValidationError("\(option) must be a whole number of 1 or more; got \(value)") }
     }
 
+    /// Feedids given as arguments (`rss-feeds remove <feedid> ...`), said without an option.
+    public static func requireFeedIDArguments(_ ids: [Int64]) throws {
+        if let wrong = ids.first(where: { $0 < 1 }) { throw ValidationError("a feedid is a whole number of 1 or more; got \(wrong)") }
+    }
+
     /// Feedids are 1 or more: `--feed must be a feedid (a whole number of 1 or more); got -3`.
     public static func requireFeedIDs(_ ids: [Int64], option: String = "--feed") throws {
         if let wrong = ids.first(where: { $0 < 1 }) {
