@@ -82,6 +82,42 @@ struct CompletionAndIdleRunTests {
         #expect(try run.listing(run.data) == before, "completion writes nothing into the data directory")
     }
 
+    /// The whole way, in bash itself: the generated script's completion function, asked as
+    /// the shell asks after `rss-update --data-dir DIR --feed <Tab>` and
+    /// `rss-feeds remove --data-dir DIR <Tab>`, offers the catalog's feedids.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs bash"))
+    func bashOffersTheCatalogsFeedIDs() throws {
+        let run = try BinaryRun(feeds: 2)
+        #expect(try run.createAll().status == 0)
+        let bin = run.update.url.deletingLastPathComponent().path
+        func offered(_ command: String, _ words: [String]) throws -> [String] {
+            let script = try run.root.write("\(command).bash", try Executable(name: command).runCapturing(["--generate-completion-script", "bash"]).stdout)
+            let line = words.joined(separator: " ")
+            let shell = """
+                source '\(script)'
+                COMP_WORDS=(\(words.map { "'\($0)'" }.joined(separator: " "))); COMP_CWORD=\(words.count - 1)
+                COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
+                _\(command) \(command) '\(words.last ?? "")' '\(words.dropLast().last ?? "")'
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", shell]
+            var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDMILL_") }
+            environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            process.environment = environment
+            process.standardOutput = Pipe()
+            process.standardError = Pipe()
+            try process.run()
+            let output = Output(process)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(output.stderr())")
+            return output.stdout().split(separator: "\n").map(String.init)
+        }
+        #expect(try offered("rss-update", ["rss-update", "--data-dir", run.data, "--feed", ""]) == ["1", "2"])
+        #expect(try offered("rss-feeds", ["rss-feeds", "remove", "--data-dir", run.data, ""]) == ["1", "2"])
+    }
+
     // MARK: - Nothing due
 
     /// The demo's first rss-update printed nothing: by hand on a terminal a run with nothing
