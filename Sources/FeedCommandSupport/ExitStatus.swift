@@ -103,10 +103,14 @@ public enum ExitStatus {
     /// The paragraph of `--help` for the commands that use every code as ``reference`` says it.
     public static let helpText = "Exit status: " + reference.filter(\.onlyFor.isEmpty).map { "\($0.code) \($0.meaning)" }.joined(separator: "; ") + "."
 
-    /// The paragraph of `--help` for `command`, which ends only with `codes`, each said as the
-    /// command says it.
-    public static func helpText(for command: String, codes: [Int32]) -> String {
-        let said = reference.filter { codes.contains($0.code) }.map { "\($0.code) \($0.byCommand[command] ?? $0.meaning)" }
+    /// The paragraph of `--help` for `command`, which ends only with `codes` (in the order
+    /// given), each said as the command says it: `meanings` first (what a subcommand of
+    /// rss-feeds means by it), else the table's words for the command, else the table's own.
+    public static func helpText(for command: String, codes: [Int32], meanings: [Int32: String] = [:]) -> String {
+        let said = codes.compactMap { code -> String? in
+            let entry = reference.first { $0.code == code }
+            return (meanings[code] ?? entry.map { $0.byCommand[command] ?? $0.meaning }).map { "\(code) \($0)" }
+        }
         return "Exit status: " + said.joined(separator: "; ") + "."
     }
 

@@ -11,6 +11,10 @@ struct PublishCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rss-publish",
         abstract: "Publish consistent, versioned snapshots of the databases for clients to pull.",
+        usage: """
+            rss-publish [--data-dir <dir>] [--out <dir>|s3://<bucket>/<prefix>] [--feed <feedid> ...] [--full] [--shard <K/N>]
+            rss-publish --recover [--data-dir <dir>] [--out <dir>|s3://<bucket>/<prefix>]
+            """,
         discussion: """
             Writes a directory any static web server can serve (publication format 2): \
             manifest.json, the small root clients read first; feed_<id>.json, one pointer per \
@@ -26,7 +30,7 @@ struct PublishCommand: ParsableCommand {
 
             \(ExitStatus.helpText(for: "rss-publish", codes: [0, 1, 64, 66, 69, 70, 73, 74, 75, 77]))
             """,
-        version: FeedmillVersion.current)
+        version: FeedmillVersion.line("rss-publish", commit: BuildStamp.commit, built: BuildStamp.date))
 
     @Option(help: Settings.publishDirectory.help, completion: .directory)
     var out: String?
@@ -34,10 +38,13 @@ struct PublishCommand: ParsableCommand {
     @Option(help: Settings.dataDirectory.help, completion: .directory)
     var dataDir: String?
 
-    @Option(name: .customLong("feed"), help: ArgumentHelp("Publish only this feed (repeatable); others are carried over.", valueName: "feedid"))
+    @Option(
+        name: .customLong("feed"), parsing: .number,
+        help: ArgumentHelp("Publish only this feed (repeatable); others are carried over.", valueName: "feedid"),
+        completion: FeedIDCompletion.kind(for: .publish))
     var feeds: [Int64] = []
 
-    @Option(help: Settings.deltas.help)
+    @Option(parsing: .number, help: Settings.deltas.help)
     var deltas: Int?
 
     @Flag(help: "Rewrite every database even when unchanged.")
@@ -52,7 +59,7 @@ struct PublishCommand: ParsableCommand {
     @Option(help: Settings.shard.help, transform: Shard.argument)
     var shard: Shard?
 
-    @Option(help: Settings.retireAfter.help)
+    @Option(parsing: .number, help: Settings.retireAfter.help, transform: Seconds.argument)
     var retireAfter: Seconds?
 
     @Option(help: Settings.siteURL.help)
@@ -65,6 +72,10 @@ struct PublishCommand: ParsableCommand {
     var metricsFile: String?
 
     @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        try NumberArgument.requireFeedIDs(feeds)
+    }
 
     func run() throws {
         var given = GivenSettings()

@@ -20,7 +20,8 @@ struct FirstRunTests {
         #expect(!FileManager.default.fileExists(atPath: run.out + "/manifest.json"))
         for command in [run.create, run.update, run.publish, Executable(name: "rss-inspect"), Executable(name: "rss-feeds")] {
             let version = try command.runCapturing(["--version"])
-            #expect(version.status == 0 && version.stdout.hasPrefix(FeedmillVersion.current), "\(command.name)")
+            // `rss-update 0.1.0 (commit …, built …)`: the version, then where it was built from.
+            #expect(version.status == 0 && version.stdout.hasPrefix("\(command.name) \(FeedmillVersion.current) (commit "), "\(command.name)")
         }
     }
 

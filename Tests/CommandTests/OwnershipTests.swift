@@ -199,6 +199,23 @@ struct OwnershipTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: parent)
     }
 
+    /// An output directory this user may not create is a permission to fix (77, the errno and
+    /// the path), not an internal error; nothing is written anywhere.
+    @Test func anOutputDirectoryThatMayNotBeCreatedIsAPermissionError() throws {
+        let run = try BinaryRun(feeds: 1)
+        #expect(try run.createAll().status == 0)
+        // The data directory is nobody's, so reading it as nobody works; its parent stays
+        // root's (0755), so nobody may not create the output directory beside it.
+        try Self.give(run.data, to: Self.nobody, group: 65534)
+        let out = run.root.url.path + "/pub"
+        let result = try Self.run(
+            Executable(name: "rss-publish"), ["--data-dir", run.data, "--out", out], as: Self.nobody)
+        #expect(result.status == 77, "EX_NOPERM: \(result.stderr)")
+        #expect(result.stderr.contains("cannot create output directory \(out):"), "\(result.stderr)")
+        #expect(result.stderr.contains("Permission denied (EACCES)"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     /// Every file with `uid:gid mode`.
     static func owners(_ directory: String) throws -> [String: String] {
         var result: [String: String] = [:]

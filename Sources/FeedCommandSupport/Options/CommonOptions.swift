@@ -21,7 +21,7 @@ public struct CommonOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log every feed, not only failures.")
     public var verbose = false
 
-    @Option(help: ArgumentHelp(Settings.now.summary + " (env \(Settings.now.environment))", valueName: Settings.now.valueName))
+    @Option(parsing: .number, help: Settings.now.help)
     public var now: Int64?
 
     @Flag(help: ArgumentHelp(Settings.allowOtherUser.summary + " (env \(Settings.allowOtherUser.environment)=1)"))
@@ -64,13 +64,13 @@ public struct FetchOptions: ParsableArguments {
     @Option(help: Settings.contact.help)
     public var contact: String?
 
-    @Option(help: Settings.timeout.help)
+    @Option(parsing: .number, help: Settings.timeout.help)
     public var timeout: Double?
 
     @Option(help: Settings.proxy.help, completion: .list(["none"]))
     public var proxy: String?
 
-    @Option(help: Settings.maxSize.help)
+    @Option(parsing: .number, help: Settings.maxSize.help)
     public var maxSize: Int?
 
     @Option(
@@ -121,22 +121,22 @@ public struct PipelineOptions: ParsableArguments {
     @Option(help: Settings.dataDirectory.help, completion: .directory)
     public var dataDir: String?
 
-    @Option(help: Settings.concurrency.help)
+    @Option(parsing: .number, help: Settings.concurrency.help)
     public var concurrency: Int?
 
-    @Option(help: Settings.perHost.help)
+    @Option(parsing: .number, help: Settings.perHost.help)
     public var perHost: Int?
 
-    @Option(help: Settings.deadline.help)
+    @Option(parsing: .number, help: Settings.deadline.help, transform: Seconds.argument)
     public var deadline: Seconds?
 
     @Option(help: Settings.metricsFile.help, completion: .file())
     public var metricsFile: String?
 
-    @Option(help: Settings.keepItems.help)
+    @Option(parsing: .number, help: Settings.keepItems.help)
     public var keepItems: Int?
 
-    @Option(help: Settings.keepDays.help)
+    @Option(parsing: .number, help: Settings.keepDays.help)
     public var keepDays: Int?
 
     @OptionGroup(title: "Fetching")

@@ -6,7 +6,7 @@ public enum SettingsReference {
     /// One line per setting a file may hold: key, environment variable, default, summary.
     public static func tabSeparated() -> String {
         Settings.all.filter { $0.inFile }.map { setting in
-            [setting.key, setting.environment, setting.defaultText ?? "", setting.summary].joined(separator: "\t") + "\n"
+            [setting.key, setting.environment, setting.defaultText ?? setting.unsetMeans ?? "", setting.summary].joined(separator: "\t") + "\n"
         }.joined()
     }
 
@@ -35,7 +35,7 @@ public enum SettingsReference {
             let option = options.isEmpty ? "" : "`--\(setting.key)`" + (options == commands ? "" : " (" + options.map(\.executable).joined(separator: ", ") + ")")
             let cells = [
                 setting.key, commands.map(\.executable).joined(separator: ", "), fileKey, "`\(setting.environment)`", option, setting.expected,
-                setting.defaultText.map { "`\($0)`" } ?? "unset", setting.summary,
+                setting.defaultText.map { "`\($0)`" } ?? setting.unsetMeans.map { "unset: \($0)" } ?? "unset", setting.summary,
             ]
             lines.append("| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |")
         }

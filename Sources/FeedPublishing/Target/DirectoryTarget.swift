@@ -40,7 +40,8 @@ public struct DirectoryTarget: PublicationTarget {
     /// shards publishing into one directory are expected to meet there.
     public func lock(for shard: Shard, lease: Duration) throws(PublishError) -> AnyObject {
         try DirectoryOverlap.refuse(output: path, data: dataDirectory)
-        if let problem = FileSystemDiagnosis.directoryProblem(path, create: true) { throw .outputDirectory(path: path, reason: problem) }
+        try createIfMissing()
+        if let problem = FileSystemDiagnosis.directoryProblem(path, create: false) { throw .unusableTarget(location: path, reason: problem) }
         let deadline = ContinuousClock.now + (shard.isAll ? .zero : lease)
         var lock: RunLock?
         while lock == nil {
@@ -52,16 +53,28 @@ public struct DirectoryTarget: PublicationTarget {
             }
         }
         let pending = try rethrowing(
-            try PendingFlush(holding: path), as: { (error: FileError) in PublishError.outputDirectory(path: path, reason: error.message) })
+            try PendingFlush(holding: path), as: { (error: FileError) in PublishError.unusableTarget(location: path, reason: error.message) })
         flush.current.withLock { $0 = pending }
         return lock as AnyObject
+    }
+
+    /// `mkdir -p` of the output directory, failing as 73 (cannot create) or 77 (permission).
+    private func createIfMissing() throws(PublishError) {
+        var info = stat()
+        guard stat(path, &info) != 0, errno == ENOENT else { return }
+        do throws(FileSystemDiagnosis.CreationFailure) {
+            try FileSystemDiagnosis.makeDirectories(path)
+        } catch {
+            let diagnosis = FileSystemDiagnosis.problem(writing: error.path).map { "\($0); " } ?? ""
+            throw .outputNotCreated(path: path, reason: diagnosis + error.description, denied: error.isPermission)
+        }
     }
 
     /// Why the lock was not taken, as the publication says it.
     private func refused(_ refusal: RunLock.Refusal) -> PublishError {
         switch refusal {
-        case .cannotOpen(let reason): return .outputDirectory(path: path, reason: reason)
-        case .held: return .busy(lockPath: path, holder: "another rss-publish")
+        case .cannotOpen(let reason): return .unusableTarget(location: path, reason: reason)
+        case .held: return .busy(lock: path, holder: "another rss-publish")
         }
     }
 
@@ -82,7 +95,7 @@ public struct DirectoryTarget: PublicationTarget {
 
     /// The listing's failure, with the system's reason (read from `errno`).
     private func unlisted() -> PublishError {
-        .outputDirectory(path: path, reason: "cannot be listed (\(String(cString: strerror(errno))))")
+        .unusableTarget(location: path, reason: "cannot be listed (\(String(cString: strerror(errno))))")
     }
 
     public func serves(_ name: String) -> Bool {
@@ -166,7 +179,7 @@ public struct DirectoryTarget: PublicationTarget {
     /// The root's bytes, and their SHA-256 as the version to commit over.
     public func readRoot(_ name: String) throws(PublishError) -> (bytes: [UInt8]?, version: RootVersion) {
         guard serves(name) else { return (nil, .absent) }
-        guard let bytes = read(name) else { throw .outputDirectory(path: path, reason: "\(name) cannot be read") }
+        guard let bytes = read(name) else { throw .unusableTarget(location: path, reason: "\(name) cannot be read") }
         return (bytes, RootVersion(token: SHA256.hexDigest(bytes)))
     }
 
