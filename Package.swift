@@ -100,24 +100,29 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "rss-create", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
+            name: "rss-create", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser], plugins: ["BuildStamp"]),
         .executableTarget(
-            name: "rss-update", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
+            name: "rss-update", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser], plugins: ["BuildStamp"]),
         // Publishing only: no fetcher, no parser; libcurl only through FeedObjectStorage.
         .executableTarget(
-            name: "rss-publish", dependencies: ["FeedPublishCommandSupport", "FeedCommandSupport", "FeedPublishing", "FeedStorage", "FeedBasics", argumentParser]),
+            name: "rss-publish", dependencies: ["FeedPublishCommandSupport", "FeedCommandSupport", "FeedPublishing", "FeedStorage", "FeedBasics", argumentParser], plugins: ["BuildStamp"]),
         .executableTarget(
-            name: "rss-inspect", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser]),
+            name: "rss-inspect", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser], plugins: ["BuildStamp"]),
         .executableTarget(
             name: "rss-feeds",
-            dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedStorage", "FeedBasics", argumentParser]),
+            dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedStorage", "FeedBasics", argumentParser],
+            plugins: ["BuildStamp"]),
         // The reference client, for apps: Foundation and the system SQLite only, no other
         // Feedmill module, so an app on any platform can take it alone.
         .target(
             name: "FeedmillClient",
             dependencies: [.target(name: "CFeedmillSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi]))]),
         // The client from a shell: no data directory, no settings, nothing of the server side.
-        .executableTarget(name: "rss-pull", dependencies: ["FeedmillClient", argumentParser]),
+        .executableTarget(name: "rss-pull", dependencies: ["FeedmillClient", argumentParser], plugins: ["BuildStamp"]),
+        // Writes each executable's BuildStamp.swift (commit and commit date, for --version)
+        // before every build, from git (Scripts/build-stamp); on the executables only, so a
+        // new commit relinks them and recompiles no library.
+        .plugin(name: "BuildStamp", capability: .buildTool()),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Shared by the tests of the storage, pipeline, publishing and command layers: a data
         // directory with a hand-moved clock, feed farms on 127.0.0.1, runs of the real binaries.

@@ -35,6 +35,13 @@ public enum DurableFiles {
         case later
     }
 
+    /// The directory holding `path`: `.` for a bare name (`--metrics-file feedmill.prom`),
+    /// whose directory entry must be flushed too.
+    static func directory(of path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        return directory.isEmpty ? "." : directory
+    }
+
     public static func sync(_ path: String) throws(FileError) {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw FileError(path: path, message: "cannot open to sync: \(String(cString: strerror(errno)))") }
@@ -49,7 +56,7 @@ public enum DurableFiles {
         guard Glibc.rename(source, destination) == 0 else {
             throw FileError(path: destination, message: "rename failed: \(String(cString: strerror(errno)))")
         }
-        if flushing == .now { try sync((destination as NSString).deletingLastPathComponent) }
+        if flushing == .now { try sync(directory(of: destination)) }
     }
 
     /// Flushes everything written on the file system that holds `path` with one `syncfs(2)`
@@ -74,7 +81,7 @@ public enum DurableFiles {
                 throw FileError(path: destination, message: "cannot put \(source) in its place: \(String(cString: strerror(errno)))")
             }
         }
-        try sync((destination as NSString).deletingLastPathComponent)
+        try sync(directory(of: destination))
     }
 
     /// Writes bytes under a temporary name, syncs, and renames over `path`. The temporary is

@@ -14,7 +14,7 @@ public enum FileSystemDiagnosis {
     public static func problem(writing path: String) -> String? {
         let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         var info = stat()
-        if stat(directory, &info) != 0 { return "its directory \(directory) does not exist or cannot be reached (\(String(cString: strerror(errno))))" }
+        if stat(directory, &info) != 0 { return "its directory \(directory) does not exist or cannot be reached: \(SystemError.describe(errno))" }
         if info.st_mode & S_IFMT != S_IFDIR { return "\(directory) is not a directory" }
         var volume = statvfs()
         if statvfs(directory, &volume) == 0 {
@@ -22,8 +22,8 @@ public enum FileSystemDiagnosis {
             if volume.f_files > 0 && volume.f_favail == 0 { return "the file system holding \(directory) has no free inodes left (df -i)" }
             if volume.f_bavail == 0 { return "the file system holding \(directory) is full (df -h)" }
         }
-        if access(directory, W_OK) != 0 { return "\(directory) is not writable by this user (\(String(cString: strerror(errno))))" }
-        if access(path, F_OK) == 0, access(path, W_OK) != 0 { return "\(path) is not writable by this user (\(String(cString: strerror(errno))))" }
+        if access(directory, W_OK) != 0 { return "\(directory) is not writable by this user: \(SystemError.describe(errno))" }
+        if access(path, F_OK) == 0, access(path, W_OK) != 0 { return "\(path) is not writable by this user: \(SystemError.describe(errno))" }
         return nil
     }
 }
@@ -36,13 +36,34 @@ extension FileSystemDiagnosis {
         if stat(path, &info) == 0 {
             return info.st_mode & S_IFMT == S_IFDIR ? nil : "it is a file, not a directory"
         }
-        guard errno == ENOENT else { return String(cString: strerror(errno)) }
+        guard errno == ENOENT else { return SystemError.describe(errno) }
         guard create else { return nil }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             return nil
         } catch {
             return problem(writing: path) ?? "it cannot be created (\(error.localizedDescription))"
+        }
+    }
+}
+
+extension FileSystemDiagnosis {
+    /// Why a directory could not be created: the system's error and the path it was refused
+    /// at (the first missing parent, perhaps), as errno says it.
+    public struct CreationFailure: Error, Equatable, Sendable, CustomStringConvertible {
+        public var path: String
+        public var code: Int32
+
+        public var description: String { "cannot create \(path): \(SystemError.describe(code))" }
+        public var isPermission: Bool { SystemError.isPermission(code) }
+    }
+
+    /// `mkdir -p`: creates `path` and its missing parents (mode 0777 less the umask).
+    public static func makeDirectories(_ path: String) throws(CreationFailure) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + component
+            if mkdir(prefix, 0o777) != 0, errno != EEXIST { throw CreationFailure(path: prefix, code: errno) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedBasics
+import FeedStorage
 import Foundation
 import Logging
 
@@ -20,8 +21,9 @@ public struct CommandContext: Sendable {
     /// - Parameter given: the command's options bound to their settings.
     public static func make(
         _ command: CommandName, common: CommonOptions, given: GivenSettings = GivenSettings(),
-        environment: [String: String] = ProcessInfo.processInfo.environment, console: Console = Console()
+        environment: [String: String] = ProcessInfo.processInfo.environment, console: Console? = nil
     ) throws -> CommandContext {
+        let console = console ?? Console(isJournal: JournalStream.isStandardError(environment: environment))
         if common.printSettingsReference {
             print(SettingsReference.tabSeparated(), terminator: "")
             throw ExitCode.success
@@ -35,17 +37,17 @@ public struct CommandContext: Sendable {
             throw ExitCode.success
         }
         let resolved: ResolvedSettings
-        do {
+        do throws(SettingsError) {
             let located = try ConfigFileLocator.load(commandLine: common.config, environment: environment)
             resolved = try ResolvedSettings(
                 command: command, given: given.merging(common.given), environment: environment, configFile: located.file,
-                configSource: located.source)
+                configSource: located.source, configSearch: located.candidates)
             // Before the logger is made, which these two shape.
             _ = try resolved.value(Settings.logFormat)
             _ = try resolved.value(Settings.now)
         } catch {
-            reportFailure(command.executable, error.description)
-            throw ExitCode(ExitStatus.usage)
+            reportFailure(command.executable, error.description, journal: console.isJournal)
+            throw ExitCode(error.exitStatus)
         }
         if common.printConfig {
             print(resolved.render(), terminator: "")
@@ -73,6 +75,20 @@ public struct CommandContext: Sendable {
         return ExitCode(ExitStatus.usage)
     }
 
+    /// Whether this run may write into a directory another user owns, and the command line
+    /// its refusal suggests running as the owner (``OtherUserPolicy``).
+    public var otherUserPolicy: OtherUserPolicy {
+        OtherUserPolicy(allowOtherUser: settings[Settings.allowOtherUser], commandLine: [command.executable] + CommandLine.arguments.dropFirst())
+    }
+
+    /// `data-dir from /etc/feedmill/feedmill.toml`: where the data directory's path came
+    /// from, for messages that send a person to another one.
+    public var dataDirectoryOrigin: String {
+        let source = settings.shown(Settings.dataDirectory).source
+        if case .file(let path, _, _) = source { return "\(Settings.dataDirectory.key) from \(path)" }
+        return "\(Settings.dataDirectory.key) from \(source)"
+    }
+
     /// The fixed time from `--now` or `SOURCE_DATE_EPOCH`, if any.
     public var fixedNow: Int64? { settings[Settings.now] }
 
@@ -80,9 +96,28 @@ public struct CommandContext: Sendable {
     /// Under cron or systemd (standard error not a terminal) a run in which nothing happened
     /// prints nothing at all: cron mails whatever is printed. By hand the summary always shows.
     public func summary(_ text: String, eventful: Bool = true) {
+        summary(SummaryRecord(text: text), eventful: eventful)
+    }
+
+    /// The end-of-run summary, as ``summary(_:eventful:)-(String,_)`` says; when standard error
+    /// is the journal, one record there instead of lines on standard output (each would be a
+    /// record of its own): in the JSON log format one object with `"event":"summary"` and the
+    /// record's fields, in the text format its one line, with the record's priority.
+    public func summary(_ record: SummaryRecord, eventful: Bool = true) {
         guard !quiet, eventful || console.isTerminal else { return }
         console.clearProgress()
-        print(text, terminator: "")
+        guard console.isJournal else {
+            print(record.text, terminator: "")
+            return
+        }
+        switch settings[Settings.logFormat] {
+        case .json:
+            var fields = record.fields.mapValues { Logger.MetadataValue.string($0) }
+            fields["event"] = "summary"
+            logger.log(level: record.level, "\(record.line)", metadata: fields)
+        case .text:
+            console.line(JournalStream.prefixed(record.line, level: record.level))
+        }
     }
 
     public func fail(_ message: String) {

@@ -9,8 +9,9 @@ public struct StandardError: TextOutputStream {
     }
 }
 
-/// Prints `command: message` on stderr.
-public func reportFailure(_ command: String, _ message: String) {
+/// Prints `command: message` on stderr; as an error record (`<3>`) when stderr is the journal.
+public func reportFailure(_ command: String, _ message: String, journal: Bool = JournalStream.isStandardError()) {
     var standardError = StandardError()
-    print("\(command): \(message)", to: &standardError)
+    let line = "\(command): \(message)"
+    print(journal ? JournalStream.prefixed(line, level: .error) : line, to: &standardError)
 }

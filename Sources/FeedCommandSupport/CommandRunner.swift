@@ -3,10 +3,13 @@ import ArgumentParser
 /// What a command's work ended with: what the metrics file reports of the run, and the exit status.
 public struct CommandResult {
     public var metrics: RunMetrics?
+    /// Metrics beyond the run's outcome (``MetricsFile/Run/families``).
+    public var families: [MetricFamily]
     public var exitCode: Int32
 
-    public init(metrics: RunMetrics? = nil, exitCode: Int32) {
+    public init(metrics: RunMetrics? = nil, families: [MetricFamily] = [], exitCode: Int32) {
         self.metrics = metrics
+        self.families = families
         self.exitCode = exitCode
     }
 }
@@ -26,7 +29,7 @@ public enum CommandRunner {
             context.fail(error.description)
             result = CommandResult(exitCode: error.exitStatus)
         }
-        context.writeMetrics(result.metrics, exitCode: result.exitCode, now: now())
+        context.writeMetrics(result.metrics, families: result.families, exitCode: result.exitCode, now: now())
         if result.exitCode != ExitStatus.success { throw ExitCode(result.exitCode) }
     }
 }

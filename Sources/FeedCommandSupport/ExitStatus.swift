@@ -10,17 +10,22 @@ public enum ExitStatus {
     public static let someFeedsFailed: Int32 = 1
     /// Bad options (swift-argument-parser's validation code).
     public static let usage: Int32 = 64
-    /// Nothing could be done: unreadable feed list, unusable data directory, database error.
+    /// Something went wrong inside: a bug, an unexpected database error, a lost catalog.
+    /// Never for what the operator can fix with a path, an owner or a mode (those are 66, 73, 77).
     public static let fatal: Int32 = 70
     /// Another Feedmill run holds the data directory's lock; try again later.
     public static let busy: Int32 = 75
-    /// The publication's target lacks what it is in (a missing bucket): EX_NOINPUT.
+    /// A file or directory named as input is missing (the feed list, the file `--config`
+    /// names, the catalog in the data directory, a bucket): EX_NOINPUT.
     public static let noInput: Int32 = 66
     /// The publication's target cannot be reached: EX_UNAVAILABLE.
     public static let unavailable: Int32 = 69
+    /// A file or directory cannot be created (the data directory, its lock): EX_CANTCREAT.
+    public static let cannotCreate: Int32 = 73
     /// The publication's target failed an operation otherwise: EX_IOERR.
     public static let ioError: Int32 = 74
-    /// The publication's target refused access (wrong credentials): EX_NOPERM.
+    /// Permission denied (EACCES, EPERM), a directory another user owns, or a target that
+    /// refused the credentials: EX_NOPERM.
     public static let noPermission: Int32 = 77
 
     /// Stopped by a signal: 130 for SIGINT (Ctrl-C), 143 for SIGTERM, as shells report them.
@@ -55,15 +60,22 @@ public enum ExitStatus {
             code: usage, name: "usage", meaning: "usage or configuration error",
             byCommand: ["rss-publish": "usage or configuration error (the output directory overlaps the data directory, for one)"]),
         Entry(
-            code: noInput, name: "target-missing", meaning: "what the publication's target is in is missing (a bucket)",
-            byCommand: [:], onlyFor: ["rss-publish"]),
+            code: noInput, name: "no-input",
+            meaning: "a file or directory named as input is missing (the feed list, the file --config names, "
+                + "the catalog in the data directory)",
+            byCommand: [
+                "rss-publish": "the data directory has no catalog, or what the publication's target is in is missing (a bucket)"
+            ]),
         Entry(
             code: unavailable, name: "target-unreachable",
             meaning: "the publication's target cannot be reached (refused, timed out, retries exhausted)", byCommand: [:],
             onlyFor: ["rss-publish"]),
         Entry(
-            code: fatal, name: "fatal", meaning: "fatal error (unreadable feed list, unusable data directory, database error)",
-            byCommand: ["rss-publish": "fatal error (manifest.json or this shard's record missing or unusable beside published files: see --recover)"]),
+            code: fatal, name: "fatal", meaning: "internal error (a lost catalog, an unexpected database error, a bug)",
+            byCommand: ["rss-publish": "internal error (manifest.json or this shard's record missing or unusable beside published files: see --recover)"]),
+        Entry(
+            code: cannotCreate, name: "cannot-create",
+            meaning: "a file or directory cannot be created (the data directory, its lock), the message naming the path and why", byCommand: [:]),
         Entry(
             code: ioError, name: "target-failed", meaning: "the publication's target failed an operation",
             byCommand: [:], onlyFor: ["rss-publish"]),
@@ -74,8 +86,13 @@ public enum ExitStatus {
                     + "(nothing was committed, and the next run repairs what it wrote)"
             ]),
         Entry(
-            code: noPermission, name: "target-denied", meaning: "the publication's target refused access (wrong credentials)",
-            byCommand: [:], onlyFor: ["rss-publish"]),
+            code: noPermission, name: "no-permission",
+            meaning: "permission denied (the message names the errno and the path), or the directory belongs to another user "
+                + "(run as its owner, or pass --allow-other-user)",
+            byCommand: [
+                "rss-publish": "permission denied, the output directory belongs to another user (run as its owner, or pass "
+                    + "--allow-other-user), or the publication's target refused access (wrong credentials)"
+            ]),
         Entry(
             code: interrupted(by: 2), name: "interrupted-sigint", meaning: "interrupted by SIGINT (Ctrl-C)", byCommand: [:]),
         Entry(
@@ -86,10 +103,14 @@ public enum ExitStatus {
     /// The paragraph of `--help` for the commands that use every code as ``reference`` says it.
     public static let helpText = "Exit status: " + reference.filter(\.onlyFor.isEmpty).map { "\($0.code) \($0.meaning)" }.joined(separator: "; ") + "."
 
-    /// The paragraph of `--help` for `command`, which ends only with `codes`, each said as the
-    /// command says it.
-    public static func helpText(for command: String, codes: [Int32]) -> String {
-        let said = reference.filter { codes.contains($0.code) }.map { "\($0.code) \($0.byCommand[command] ?? $0.meaning)" }
+    /// The paragraph of `--help` for `command`, which ends only with `codes` (in the order
+    /// given), each said as the command says it: `meanings` first (what a subcommand of
+    /// rss-feeds means by it), else the table's words for the command, else the table's own.
+    public static func helpText(for command: String, codes: [Int32], meanings: [Int32: String] = [:]) -> String {
+        let said = codes.compactMap { code -> String? in
+            let entry = reference.first { $0.code == code }
+            return (meanings[code] ?? entry.map { $0.byCommand[command] ?? $0.meaning }).map { "\(code) \($0)" }
+        }
         return "Exit status: " + said.joined(separator: "; ") + "."
     }
 
@@ -117,10 +138,22 @@ public enum ExitStatus {
 
     // The libraries' outcomes, as exit codes.
 
-    /// 75 when another run holds the data directory, else 70.
+    /// 75 when another run holds the data directory; 66 no catalog (or no directory there);
+    /// 73 cannot create; 77 permission or another user's directory; else 70.
     public static func of(_ error: DataDirectoryError) -> Int32 {
-        if case .busy = error { return busy }
-        return fatal
+        switch error {
+        case .busy: return busy
+        case .noCatalog, .unusable: return noInput
+        case .cannotCreate: return cannotCreate
+        case .denied, .otherOwner: return noPermission
+        case .storage(let storage): return of(storage)
+        case .catalogLost: return fatal
+        }
+    }
+
+    /// 77 for a database this user may not write (the message says the fix), else 70.
+    public static func of(_ error: StorageError) -> Int32 {
+        error.kind == .notWritable ? noPermission : fatal
     }
 }
 

@@ -37,3 +37,23 @@ public struct Seconds: ExpressibleByArgument, Sendable, Equatable {
         return "\(value)s"
     }
 }
+
+extension Seconds {
+    /// For `@Option(transform:)`: a duration that cannot be read is refused with what a
+    /// duration is (`The value '-5m' is invalid for '--deadline <duration>': expected …`),
+    /// where ArgumentParser alone would only say the value is invalid.
+    public static func argument(_ text: String) throws -> Seconds {
+        guard let seconds = Seconds(argument: text) else {
+            throw SecondsArgumentError(text: text)
+        }
+        return seconds
+    }
+}
+
+/// A duration ``Seconds/argument(_:)`` could not read, as ArgumentParser prints it.
+public struct SecondsArgumentError: Error, CustomStringConvertible {
+    public let text: String
+    public var description: String {
+        "expected a duration such as 90s, 15m, 1h or 2d (a whole number of seconds, minutes, hours or days, not negative)"
+    }
+}

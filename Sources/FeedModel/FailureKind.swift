@@ -34,6 +34,10 @@ public enum FailureKind: String, Sendable, Codable, CaseIterable {
     case notAFeed = "not-a-feed"
     /// The feed's database could not be written.
     case storage
+    /// The feed's database is there but this run's user may not write it (another user owns
+    /// it, or its mode forbids): a person fixes it with `chown`; the feed itself is fine, so
+    /// its backoff does not grow.
+    case notWritable = "not-writable"
     /// The feed's database was damaged or belonged to another feed, and was set aside.
     case damagedDatabase = "damaged-database"
     /// The feed's database was written by a newer Feedmill: left alone, neither read nor written.

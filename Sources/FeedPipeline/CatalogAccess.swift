@@ -9,7 +9,7 @@ public enum CatalogAccess {
     /// `rss-update`: the catalog must exist and not be lost; the data directory is locked
     /// for the life of the returned lock.
     public static func openForUpdate(_ configuration: PipelineConfiguration) throws(PipelineError) -> (Catalog, RunLock) {
-        try dataDirectory { () throws(DataDirectoryError) in try configuration.data.openCatalogForUpdate() }
+        try dataDirectory { () throws(DataDirectoryError) in try configuration.data.openCatalogForUpdate(writer: configuration.writer) }
     }
 
     /// `rss-create`: the data directory is created if needed and locked. With `rebuild`, a
@@ -20,7 +20,7 @@ public enum CatalogAccess {
     ) throws(PipelineError) -> (catalog: Catalog, lock: RunLock, setAside: [String]?) {
         let data = configuration.data
         let lock = try dataDirectory { () throws(DataDirectoryError) in
-            try data.createIfMissing()
+            try data.createIfMissing(writer: configuration.writer)
             return try RunLock(directory: data.path)
         }
         var setAside: [String]?
@@ -29,7 +29,11 @@ public enum CatalogAccess {
         } else {
             try dataDirectory { () throws(DataDirectoryError) in try data.refuseLostCatalog() }
         }
-        return (try rethrowing(try Catalog(path: data.catalogPath), as: PipelineError.storage), lock, setAside)
+        let isNew = data.catalogIsMissingOrEmpty
+        let catalog = try rethrowing(try Catalog(path: data.catalogPath), as: PipelineError.storage)
+        // Root allowed to write another user's directory gives the owner what it created.
+        if isNew { CreatedFileOwnership.adopt(paths: ["", "-wal", "-shm"].map { data.catalogPath + $0 }, in: data.path) }
+        return (catalog, lock, setAside)
     }
 
     /// `rss-feeds list` and `export`: read only, no lock on the data directory.

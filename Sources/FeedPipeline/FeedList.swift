@@ -4,6 +4,10 @@ import FeedNormalization
 import FeedParsing
 import FeedStorage
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The feed list (OPML), read and checked before `rss-create` touches the catalog: a list
 /// that cannot be read leaves nothing behind, not an empty catalog that later runs would
 /// report as "0 feeds".
@@ -19,6 +23,12 @@ public struct FeedList: Sendable {
     /// resolved against `base` when given, else against the list's own URL when it was
     /// fetched; in a local file they are refused, since a `file://` feed would fail forever.
     public static func load(_ source: String, base: String? = nil, configuration: FetchConfiguration) throws(PipelineError) -> FeedList {
+        if case .file(let path) = FeedSource(source) {
+            // Said with its errno, so that "not there" (66) and "not yours" (77) are told apart.
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .feedListUnreadable(path: path, code: errno) }
+            close(descriptor)
+        }
         let document = try rethrowing(
             try FeedSource(source).load(configuration: configuration),
             as: { (error: SourceError) in PipelineError.feedList(source: source, reason: error.description) })

@@ -53,6 +53,12 @@ public enum FeedTransition {
             next.state.consecutiveErrors = feed.state.consecutiveErrors
             next.state.gone = true
             return (next, nil)
+        case .failed(.notWritable, let message, let status, _):
+            // The feed is fine; its file wants a chown. No backoff: due again next run.
+            failed(&next, kind: .notWritable, message: message, status: status ?? feed.state.lastStatus, now: now)
+            next.state.consecutiveErrors = feed.state.consecutiveErrors
+            next.state.nextAttempt = nil
+            return (next, nil)
         case .failed(let kind, let message, let status, let retryAfter):
             failed(&next, kind: kind, message: message, status: status, now: now)
             let delay = retryAfter ?? Backoff.delay(

@@ -163,6 +163,15 @@ struct FeedUpdate: Sendable {
             return .unusable(setAside(feed, reason: reason))
         }
         var notes = feed.unreadable.map { "catalog: \($0); read as absent" }
+        // A file this run may not write (root ran it by hand once) is said before fetching
+        // anything: one line with the fix, its own kind, no backoff (``FeedTransition``).
+        if !dryRun, let refusal = StorageError.notWritable(path) {
+            let event = FeedEvent.failed(kind: refusal.failureKind, message: refusal.description, status: nil, retryAfter: nil)
+            var report = FeedReport(feedID: feed.feedID, url: feed.url, outcome: event.reportedOutcome ?? .unchanged)
+            report.notes = notes
+            _ = try? record(feed, after: event)
+            return .unusable(report)
+        }
         if let anomaly = UpdateSchedule.clockAnomaly(feed, now: now, configuration: configuration) { notes.append(anomaly) }
         guard checksValues, condition == .healthy else { return .usable(condition, notes: notes) }
         do throws(StorageError) {

@@ -10,6 +10,11 @@ import Foundation
 public struct PipelineConfiguration: Sendable {
     /// Where `all_feeds.sqlite` and the `feed_<id>.sqlite` files live (``DataDirectory``).
     public var dataDirectory: String = DataDirectory.defaultPath
+    /// Where `dataDirectory` came from (`data-dir from /etc/feedmill/feedmill.toml`), for
+    /// the message that says there is no catalog in it.
+    public var dataDirectoryOrigin: String?
+    /// Whether this run may write into a data directory another user owns.
+    public var writer = OtherUserPolicy()
     public var fetch = FetchConfiguration()
     public var concurrency = FetchScheduler.defaultConcurrency
     public var perHostLimit = FetchScheduler.defaultPerHostLimit
@@ -52,7 +57,7 @@ public struct PipelineConfiguration: Sendable {
     public init() {}
 
     /// The data directory's layout: every file name in it.
-    public var data: DataDirectory { DataDirectory(dataDirectory) }
+    public var data: DataDirectory { DataDirectory(dataDirectory, origin: dataDirectoryOrigin) }
 
     public var catalogPath: String { data.catalogPath }
 

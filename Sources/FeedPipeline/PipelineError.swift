@@ -8,6 +8,8 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
     /// The data directory is busy, unusable, or has no (or a lost) catalog.
     case dataDirectory(DataDirectoryError)
     case feedList(source: String, reason: String)
+    /// The feed list is a local file that cannot be opened: `code` is the errno (ENOENT, EACCES).
+    case feedListUnreadable(path: String, code: Int32)
     case storage(StorageError)
     /// `--feed` named feedids the catalog does not have: nothing was done.
     case unknownFeeds([Int64])
@@ -18,6 +20,7 @@ public enum PipelineError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .dataDirectory(let error): return error.description
         case .feedList(let source, let reason): return "cannot read the feed list \(source): \(reason)"
+        case .feedListUnreadable(let path, let code): return "cannot read the feed list \(path): \(SystemError.describe(code))"
         case .storage(let error): return error.description
         case .unknownFeeds(let ids): return UnknownFeeds(ids).description
         case .otherShardsFeeds(let feeds): return feeds.description

@@ -153,6 +153,13 @@ public struct RunReport: Sendable, Equatable {
     /// Selected feeds this run did not finish: never started, or aborted in flight.
     public var leftForNextRun: Int { notStarted.count + tally.interrupted }
 
+    /// Selected feeds that ran to an outcome (updated, unchanged, failed, gone): each
+    /// selected feed is in exactly one of ``finished`` and ``leftForNextRun``.
+    public var finished: Int { tally.feeds - tally.interrupted }
+
+    /// Every feed the run selected: finished, aborted in flight, or never started.
+    public var selected: Int { tally.feeds + notStarted.count }
+
     public var updated: Int { tally.updated }
     public var unchanged: Int { tally.unchanged }
     public var gone: Int { tally.gone }

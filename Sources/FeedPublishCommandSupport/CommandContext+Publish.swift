@@ -18,6 +18,6 @@ extension CommandContext {
             ? Int64(PublicationTargetChoice.defaultRetireAfter(for: publish.outputDirectory))
             : Int64(settings[Settings.retireAfter].value)
         if let now = fixedNow { publish.fixClock(at: now) }
-        return (DataDirectory(settings[Settings.dataDirectory]), publish)
+        return (DataDirectory(settings[Settings.dataDirectory], origin: dataDirectoryOrigin), publish)
     }
 }

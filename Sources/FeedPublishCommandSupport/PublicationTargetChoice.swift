@@ -1,4 +1,5 @@
 import FeedPublishing
+import FeedStorage
 import FeedPublishingObjectStorage
 import Foundation
 
@@ -7,10 +8,20 @@ import Foundation
 /// publish directory, the default.
 public enum PublicationTargetChoice {
     /// The object-storage target `out` names, or nil for a directory (``PublishRun`` makes it).
+    /// A directory that exists and belongs to another user is refused unless `writer` allows
+    /// it: what rss-publish writes there would not be the owner's (``OtherUserPolicy``).
     public static func target(
-        for out: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        for out: String, writer: OtherUserPolicy = OtherUserPolicy(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(PublishError) -> (any PublicationTarget)? {
-        guard ObjectStorageLocation.names(out) else { return nil }
+        guard ObjectStorageLocation.names(out) else {
+            do throws(OtherOwnerRefusal) {
+                try writer.check(writingInto: out, role: "output directory")
+            } catch {
+                throw .otherOwner(error)
+            }
+            return nil
+        }
         return try ObjectStorageTarget.make(out: out, environment: environment)
     }
 

@@ -17,8 +17,10 @@ extension ExitStatus {
         switch error {
         case .busy, .rootChanged, .leaseRunningOut: return busy
         case .overlappingDirectories, .unknownFeeds: return usage
+        case .otherOwner: return noPermission
+        case .outputNotCreated(_, _, let denied): return denied ? noPermission : cannotCreate
         case .dataDirectory(let problem): return of(problem)
-        case .outputDirectory, .storage: return fatal
+        case .unusableTarget, .storage: return fatal
         case .target(_, _, let kind):
             switch kind {
             case .unreachable: return unavailable

@@ -4,14 +4,24 @@ import FeedStorage
 /// published, which is a ``PublishFailure`` in the report). Nothing was published: the
 /// previous publication is what clients still see.
 public enum PublishError: Error, CustomStringConvertible, Equatable {
-    /// Another publisher holds the target (``PublicationTarget/lock()``).
-    case busy(lockPath: String, holder: String)
+    /// Another publisher holds the target (``PublicationTarget/lock(for:lease:)``). `lock` is
+    /// what it holds: the publish directory (its own `flock`), or the lock object's URL in a
+    /// bucket.
+    case busy(lock: String, holder: String)
     /// A lock that can expire (object storage's lease) has too little time left for a write
     /// to be sure to land before it does, and renewing it did not help: the publication stops
     /// before that write, so it cannot overwrite what the next holder commits.
-    case leaseRunningOut(lockPath: String, detail: String)
-    /// The publish directory cannot be used (it is a file, it cannot be created or locked).
-    case outputDirectory(path: String, reason: String)
+    case leaseRunningOut(lock: String, detail: String)
+    /// The target cannot be used: a publish directory that is a file or cannot be created,
+    /// locked, listed or read; a publication whose generation cannot count further. `location`
+    /// is the target's (``PublicationTarget/location``): a directory's path, or a URL.
+    case unusableTarget(location: String, reason: String)
+    /// The publish directory belongs to another user (``OtherUserPolicy``): nothing was written.
+    case otherOwner(OtherOwnerRefusal)
+    /// The publish directory is missing and cannot be created (EX_CANTCREAT); `denied` when the
+    /// system said permission (EACCES, EPERM: EX_NOPERM), so the exit status tells the operator
+    /// which of the two to fix.
+    case outputNotCreated(path: String, reason: String, denied: Bool)
     /// The publish directory and the data directory overlap.
     case overlappingDirectories(output: String, data: String, relation: String)
     /// `--feed` named feedids the catalog does not have: nothing was done.
@@ -30,13 +40,18 @@ public enum PublishError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .busy(let lockPath, let holder):
-            return "\(holder) is using \(lockPath); try again when it has finished"
-        case .leaseRunningOut(let lockPath, let detail):
-            return "stopped before the lease of \(lockPath) could run out mid-write (\(detail)); "
+        case .busy(let lock, let holder):
+            return "\(holder) is using \(lock); try again when it has finished"
+        case .leaseRunningOut(let lock, let detail):
+            return "stopped before the lease of \(lock) could run out mid-write (\(detail)); "
                 + "the next rss-publish repairs or finishes what this one left"
-        case .outputDirectory(let path, let reason):
-            return "cannot use output directory \(path): \(reason)"
+        case .unusableTarget(let location, let reason):
+            // A directory is called what --out's help calls it; a bucket's URL says what it is.
+            return location.contains("://") ? "cannot use \(location): \(reason)" : "cannot use output directory \(location): \(reason)"
+        case .otherOwner(let refusal):
+            return refusal.description
+        case .outputNotCreated(let path, let reason, _):
+            return "cannot create output directory \(path): \(reason)"
         case .overlappingDirectories(let output, let data, let relation):
             return "refusing to publish into \(output): it \(relation) \(data), and publishing removes old files from "
                 + "its output directory; choose an output directory outside the data directory"

@@ -12,7 +12,7 @@ import Glibc
 /// (`If-None-Match: *` when there is none, `If-Match` on the ETag of a released or expired
 /// one): of two publishers exactly one write succeeds. The body says who holds it and until
 /// when (a lease, renewed while the publication writes); a live lock refuses the second
-/// publisher (``PublishError/busy(lockPath:holder:)``, exit 75) naming the holder. The lock is
+/// publisher (``PublishError/busy(lock:holder:)``, exit 75) naming the holder. The lock is
 /// released at the end by a conditional write marking it released.
 ///
 /// A holder killed with SIGKILL cannot release it: its lease expires, or, on the same host,
@@ -83,9 +83,9 @@ final class ObjectStorageLockHold: Sendable {
         if let found {
             let existing = try? JSONDecoder().decode(LockRecord.self, from: Data(found.body))
             guard let existing else {
-                throw .busy(lockPath: lockPath, holder: "an unreadable lock object (delete it if no rss-publish is running)")
+                throw .busy(lock: lockPath, holder: "an unreadable lock object (delete it if no rss-publish is running)")
             }
-            guard existing.isFree(now: now, thisHost: host) else { throw .busy(lockPath: lockPath, holder: existing.describedHolder) }
+            guard existing.isFree(now: now, thisHost: host) else { throw .busy(lock: lockPath, holder: existing.describedHolder) }
             condition = .matches(etag: found.etag)
         } else {
             condition = .absent
@@ -97,7 +97,7 @@ final class ObjectStorageLockHold: Sendable {
         } catch .preconditionFailed {
             // Another publisher wrote it between the read and this write: it holds it now.
             let holder = (try? client.get(key)).flatMap { $0 }.flatMap { try? JSONDecoder().decode(LockRecord.self, from: Data($0.body)) }
-            throw .busy(lockPath: lockPath, holder: holder?.describedHolder ?? "another rss-publish")
+            throw .busy(lock: lockPath, holder: holder?.describedHolder ?? "another rss-publish")
         } catch {
             throw failure.publishError(error)
         }
@@ -110,9 +110,9 @@ final class ObjectStorageLockHold: Sendable {
     /// last) when half of it has passed or when too little is left; if that is refused,
     /// another publisher took the lock and this publication stops before it writes anything
     /// more. If even after renewing too little is left (the renewal itself was slow), the
-    /// write is refused too: ``PublishError/leaseRunningOut(lockPath:detail:)``, exit 75.
+    /// write is refused too: ``PublishError/leaseRunningOut(lock:detail:)``, exit 75.
     func fence(before name: String, writeTime: Duration, failure: ObjectStorageFailure) throws(PublishError) {
-        if state.withLock({ $0.lost }) { throw .busy(lockPath: lockPath, holder: "another rss-publish (this one's lease ran out)") }
+        if state.withLock({ $0.lost }) { throw .busy(lock: lockPath, holder: "another rss-publish (this one's lease ran out)") }
         let renewedAt = state.withLock { $0.renewedAt }
         let sinceRenewal = ContinuousClock.now - renewedAt
         if sinceRenewal >= lease / 2 || lease - sinceRenewal < writeTime {
@@ -121,7 +121,7 @@ final class ObjectStorageLockHold: Sendable {
         let left = lease - (ContinuousClock.now - state.withLock { $0.renewedAt })
         guard left >= writeTime else {
             throw .leaseRunningOut(
-                lockPath: lockPath,
+                lock: lockPath,
                 detail: "the lease has \(Self.seconds(left)) s left, less than the \(Self.seconds(writeTime)) s a write of \(name) may take "
                     + "with its retries, and renewing it did not give more (lease \(Self.seconds(lease)) s); it was not written")
         }
@@ -142,7 +142,7 @@ final class ObjectStorageLockHold: Sendable {
             state.withLock { $0 = (newETag, record, asked, false) }
         } catch .preconditionFailed {
             state.withLock { $0.lost = true }
-            throw .busy(lockPath: lockPath, holder: "another rss-publish (this one's lease ran out and the lock was taken over)")
+            throw .busy(lock: lockPath, holder: "another rss-publish (this one's lease ran out and the lock was taken over)")
         } catch {
             throw failure.publishError(error)
         }

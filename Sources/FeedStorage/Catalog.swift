@@ -64,6 +64,7 @@ public final class Catalog: Sendable {
         // touches each feed's pages once or twice, and the pages left out are in the
         // operating system's cache.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
+        if let refusal = StorageError.notWritable(path) { throw refusal }
         let queue = try StorageError.wrap(path, "opening") { try DatabaseQueue(path: path, configuration: configuration) }
         try StorageError.wrap(path, "migrating") {
             try queue.inDatabase { db in try CatalogSchema.generation.refuseNewer(db, path: path) }

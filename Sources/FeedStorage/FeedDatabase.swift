@@ -67,6 +67,8 @@ public final class FeedDatabase {
             _ = try queue
             return
         }
+        // SQLite would open it read-only without a word, and fail at the first write with its SQL.
+        if let refusal = StorageError.notWritable(path) { throw refusal }
         let queue = try Self.open(path, new: false)
         connection = queue
         if condition == .empty {

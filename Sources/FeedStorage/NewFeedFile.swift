@@ -1,4 +1,5 @@
 import FeedBasics
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -28,6 +29,8 @@ struct NewFeedFile {
         for attempt in 0..<2 {
             let descriptor = open(file.temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if descriptor >= 0 {
+                // Root allowed to write another user's directory gives the owner what it creates.
+                CreatedFileOwnership.adopt(descriptor: descriptor, in: (finalPath as NSString).deletingLastPathComponent)
                 close(descriptor)
                 return file
             }

@@ -2,6 +2,10 @@ import FeedBasics
 import FeedModel
 import GRDB
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Why a database could not be opened, migrated or written. One line a person understands,
 /// with the file it concerns.
 public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable {
@@ -17,6 +21,9 @@ public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable 
         case newer
         /// Holds values of the wrong type (``ItemValues``): not published until repaired.
         case wrongValues
+        /// There, but this user may not write it (``notWritable(_:)``): the message is the
+        /// whole line, with the owner, the mode, this run's user and the `chown` that fixes it.
+        case notWritable
         case other
     }
 
@@ -24,7 +31,13 @@ public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable 
     public var setsAside: Bool { kind == .damaged || kind == .foreign }
 
     /// The feed's failure kind when it is not set aside: a newer database is said as such.
-    public var failureKind: FailureKind { kind == .newer ? .newerDatabase : .storage }
+    public var failureKind: FailureKind {
+        switch kind {
+        case .newer: return .newerDatabase
+        case .notWritable: return .notWritable
+        default: return .storage
+        }
+    }
 
     public var path: String
     public var message: String
@@ -36,7 +49,7 @@ public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable 
         self.kind = kind
     }
 
-    public var description: String { "\(path): \(message)" }
+    public var description: String { kind == .notWritable ? message : "\(path): \(message)" }
 
     public init(_ error: FileError) {
         self.init(path: error.path, message: error.message)
@@ -57,6 +70,11 @@ public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable 
         } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
             throw StorageError(path: path, message: "\(action) failed: the file is damaged (\(error.message ?? "\(error)"))", kind: .damaged)
         } catch let error as DatabaseError
+            where [.SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN].contains(error.resultCode) && notWritable(path) != nil
+        {
+            // SQLite's "attempt to write a readonly database", with its SQL, says nothing a person can act on.
+            throw notWritable(path) ?? StorageError(path: path, message: "\(action) failed")
+        } catch let error as DatabaseError
             where [.SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_READONLY, .SQLITE_PERM].contains(error.resultCode)
         {
             // SQLite's words name the symptom; the file system, asked now, usually names the cause.
@@ -65,5 +83,23 @@ public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable 
         } catch {
             throw StorageError(path: path, message: "\(action) failed: \(error)")
         }
+    }
+}
+
+extension StorageError {
+    /// The error for a file that is there and that this process may not write, or `nil` when
+    /// it may (or is not there). One line, no SQL: `cannot write /path/feed_5.sqlite: owned by
+    /// root:root, mode 0644, and this run is feedmill (uid 999); fix it with: chown feedmill: /path/feed_5.sqlite`.
+    public static func notWritable(_ path: String) -> StorageError? {
+        guard access(path, F_OK) == 0, access(path, W_OK) != 0, SystemError.isPermission(errno),
+            let owner = FileOwnership.of(path)
+        else { return nil }
+        let runner = geteuid()
+        let fix = Accounts.knownUserName(runner).map { "chown \($0): \(path)" } ?? "chown \(runner) \(path)"
+        return StorageError(
+            path: path,
+            message: "cannot write \(path): owned by \(owner.ownerAndGroup), mode \(owner.octalMode), and this run is "
+                + "\(Accounts.describeRunner(runner)); fix it with: \(fix)",
+            kind: .notWritable)
     }
 }

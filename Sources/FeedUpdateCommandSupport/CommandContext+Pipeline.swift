@@ -21,6 +21,8 @@ extension CommandContext {
     public func dataConfiguration() -> PipelineConfiguration {
         var configuration = PipelineConfiguration()
         configuration.dataDirectory = settings[Settings.dataDirectory]
+        configuration.dataDirectoryOrigin = dataDirectoryOrigin
+        configuration.writer = otherUserPolicy
         configuration.staleAfter = settings[Settings.staleAfter].value
         if let now = fixedNow { configuration.fixClock(at: now) }
         return configuration

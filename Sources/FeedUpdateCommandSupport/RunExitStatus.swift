@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedCommandSupport
 import FeedPipeline
 import FeedStorage
@@ -11,12 +12,15 @@ extension ExitStatus {
         return report.tally.failed == 0 ? success : someFeedsFailed
     }
 
-    /// 75 when another run holds the data directory, 64 for feedids the catalog lacks, else 70.
+    /// 75 when another run holds the data directory, 64 for feedids the catalog lacks, 66 a
+    /// feed list that is not there, 77 one or a database this user may not read or write, else 70.
     public static func of(_ error: PipelineError) -> Int32 {
         switch error {
         case .dataDirectory(let problem): return of(problem)
         case .unknownFeeds, .otherShardsFeeds: return usage
-        case .feedList, .storage: return fatal
+        case .feedListUnreadable(_, let code): return SystemError.isPermission(code) ? noPermission : noInput
+        case .storage(let storage): return of(storage)
+        case .feedList: return fatal
         }
     }
 }

@@ -9,6 +9,10 @@ struct CreateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rss-create",
         abstract: "Import a feed list (OPML) into the catalog, then fetch every feed that has no title yet.",
+        usage: """
+            rss-create [--opml <path-or-url>] [--base <url>] [--data-dir <dir>] [--prune] [--shard <K/N>]
+            rss-create --rebuild-catalog [--opml <path-or-url>] [--data-dir <dir>]
+            """,
         discussion: """
             Outlines may nest: their titles become the feed's category path. Relative xmlUrl \
             values are resolved against --base, else against the OPML's URL when it was \
@@ -23,13 +27,14 @@ struct CreateCommand: ParsableCommand {
             hosts are fetched and get databases (docs/sharding.md).
 
             Settings come from the command line, then FEEDMILL_* environment variables, then \
-            the configuration file (--config, $FEEDMILL_CONFIG or ./feedmill.toml; keys as the \
-            long options, [create] section for this command only), then the defaults shown; \
-            --print-config shows the result.
+            the configuration file (--config, $FEEDMILL_CONFIG, else the first of \
+            ./feedmill.toml, ~/.config/feedmill/feedmill.toml and /etc/feedmill/feedmill.toml; \
+            keys as the long options, [create] section for this command only), then the \
+            defaults shown; --print-config shows the result.
 
             \(ExitStatus.helpText)
             """,
-        version: FeedmillVersion.current)
+        version: FeedmillVersion.line("rss-create", commit: BuildStamp.commit, built: BuildStamp.date))
 
     @Option(help: Settings.feedList.help, completion: .file(extensions: ["opml", "xml"]))
     var opml: String?
@@ -86,11 +91,11 @@ struct CreateCommand: ParsableCommand {
             }
             let imported = report.importResult
             let eventful = !report.update.nothingHappened || !imported.added.isEmpty || !imported.missing.isEmpty || imported.pruned
-            context.summary(RunSummary.render(imported, source: feedList), eventful: eventful)
-            context.summary(RunSummary.render(report.update, command: "rss-create"), eventful: eventful)
+            context.summary(RunSummary.record(imported, source: feedList, update: report.update), eventful: eventful)
             context.noteOtherShardsDatabases(report.update)
             let exitCode = rejected.isEmpty ? report.update.exitCode : max(report.update.exitCode, ExitStatus.someFeedsFailed)
-            return CommandResult(report: report.update, exitCode: exitCode)
+            let feedStates = context.feedStates(opened.catalog, configuration: configuration)
+            return CommandResult(report: report.update, feedStates: feedStates, exitCode: exitCode)
         }
     }
 }

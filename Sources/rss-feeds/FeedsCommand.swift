@@ -10,6 +10,13 @@ struct FeedsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rss-feeds",
         abstract: "List, add and remove feeds, set a feed's retention, export the catalog as OPML.",
+        usage: """
+            rss-feeds [list] [--format <table|json>] [--data-dir <dir>]
+            rss-feeds add <url> [--title <title>] [--category <path>] [--data-dir <dir>]
+            rss-feeds remove <feedid> ... [--data-dir <dir>]
+            rss-feeds set <feedid> (--keep-items <n> | --keep-days <days> | --run-defaults) [--data-dir <dir>]
+            rss-feeds export [--title <title>] [--data-dir <dir>]
+            """,
         discussion: """
             Manages the catalog (all_feeds.sqlite) without SQL. add and remove change one feed \
             and take the data directory's lock like rss-update (status 75 while a run holds it); \
@@ -17,11 +24,28 @@ struct FeedsCommand: ParsableCommand {
             the next rss-update. A feed list imported later with rss-create --prune removes \
             feeds it does not list, these included: export first to keep them.
 
-            \(ExitStatus.helpText)
+            \(ExitStatus.helpText(for: "rss-feeds", codes: [0, 1, 64, 66, 70, 73, 75, 77], meanings: FeedsExitStatus.anySubcommand))
             """,
-        version: FeedmillVersion.current,
+        version: FeedmillVersion.line("rss-feeds", commit: BuildStamp.commit, built: BuildStamp.date),
         subcommands: [List.self, Add.self, Remove.self, SetRetention.self, Export.self],
         defaultSubcommand: List.self)
+
+    /// A first word that is no subcommand (`rss-feeds lst`) is refused as one, naming the
+    /// subcommand it is nearest to: ArgumentParser would hand it to the default subcommand
+    /// (list) and say only "Unexpected argument 'lst'". Exit status 64, as for any usage error.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first, !first.hasPrefix("-") {
+            let known = configuration.subcommands.map { $0._commandName } + ["help"]
+            if !known.contains(first) {
+                let suggestion = NearestName.suggestion(for: first, among: known)
+                exit(withError: ValidationError(
+                    "unknown subcommand \"\(first)\""
+                        + (suggestion.map { ": did you mean \"\($0)\"?" } ?? "; the subcommands are " + known.dropLast().joined(separator: ", "))))
+            }
+        }
+        main(NegativeFeedIDs.movedBehindTerminator(arguments))
+    }
 }
 
 /// The data directory and the common options, shared by every subcommand.
@@ -42,7 +66,8 @@ struct FeedsOptions: ParsableArguments {
 extension FeedsCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List every feed: title, items, last success, next due, last error, URL.")
+            abstract: "List every feed: title, items, last success, next due, last error, URL.",
+            discussion: FeedsExitStatus.text(for: "list", codes: [0, 64, 66, 70], meanings: [0: "listed"]))
 
         @Option(help: ArgumentHelp("table (for people) or json (one array, every key always present).", valueName: "table|json"))
         var format: ListFormat = .table
@@ -63,7 +88,10 @@ extension FeedsCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add a feed by URL (fetched by the next rss-update); a URL already listed keeps its feedid.")
+            abstract: "Add a feed by URL (fetched by the next rss-update); a URL already listed keeps its feedid.",
+            discussion: FeedsExitStatus.text(
+                for: "add", codes: [0, 64, 66, 70, 73, 75, 77],
+                meanings: [0: "added, or already listed", 64: "usage error (the URL is not an absolute http(s) URL, for one)"]))
 
         @Argument(help: ArgumentHelp("The feed's absolute http(s) URL.", valueName: "url"))
         var url: String
@@ -93,12 +121,23 @@ extension FeedsCommand {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove feeds from the catalog, and their databases; their feedids are never given again.")
+            abstract: "Remove feeds from the catalog, and their databases; their feedids are never given again.",
+            discussion: FeedsExitStatus.text(
+                for: "remove", codes: [0, 1, 64, 66, 70, 73, 75, 77],
+                meanings: [
+                    0: "removed, or removed already",
+                    1: "a feed was removed from the catalog but its database was not (said on standard error)",
+                    64: "usage error, or a feedid the catalog never gave (nothing was removed)",
+                ]))
 
-        @Argument(help: ArgumentHelp("The feeds to remove.", valueName: "feedid"))
+        @Argument(help: ArgumentHelp("The feeds to remove.", valueName: "feedid"), completion: FeedIDCompletion.kind(for: .feeds))
         var feedIDs: [Int64]
 
         @OptionGroup var options: FeedsOptions
+
+        func validate() throws {
+            try NumberArgument.requireFeedIDArguments(feedIDs)
+        }
 
         func run() throws {
             let (context, configuration) = try options.context()
@@ -134,15 +173,17 @@ extension FeedsCommand {
     struct SetRetention: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
-            abstract: "Set a feed's own retention, overriding --keep-items/--keep-days for it.")
+            abstract: "Set a feed's own retention, overriding --keep-items/--keep-days for it.",
+            discussion: FeedsExitStatus.text(
+                for: "set", codes: [0, 64, 66, 70, 73, 75, 77], meanings: [64: "usage error, or a feedid not in the catalog"]))
 
-        @Argument(help: ArgumentHelp("The feed.", valueName: "feedid"))
+        @Argument(help: ArgumentHelp("The feed.", valueName: "feedid"), completion: FeedIDCompletion.kind(for: .feeds))
         var feedID: Int64
 
-        @Option(help: ArgumentHelp("Keep at most this many items (items the feed lists are always kept).", valueName: "n"))
+        @Option(parsing: .number, help: ArgumentHelp("Keep at most this many items (items the feed lists are always kept).", valueName: "n"))
         var keepItems: Int?
 
-        @Option(help: ArgumentHelp("Keep items published within this many days (items the feed lists are always kept).", valueName: "days"))
+        @Option(parsing: .number, help: ArgumentHelp("Keep items published within this many days (items the feed lists are always kept).", valueName: "days"))
         var keepDays: Int?
 
         @Flag(help: "Clear the feed's own limits: the run's settings apply again.")
@@ -151,16 +192,19 @@ extension FeedsCommand {
         @OptionGroup var options: FeedsOptions
 
         func validate() throws {
+            try NumberArgument.requireFeedIDArguments([feedID])
             if runDefaults && (keepItems != nil || keepDays != nil) {
                 throw ValidationError("--run-defaults cannot be combined with --keep-items or --keep-days")
             }
             if !runDefaults && keepItems == nil && keepDays == nil { throw ValidationError("nothing to set: give --keep-items, --keep-days or --run-defaults") }
             // The same limits as the run's --keep-items and --keep-days.
             if let keepItems, !Retention.itemLimits.contains(keepItems) {
-                throw ValidationError("--keep-items must be a whole number from \(Retention.itemLimits.lowerBound) to \(Retention.itemLimits.upperBound)")
+                throw ValidationError(
+                    "--keep-items must be a whole number from \(Retention.itemLimits.lowerBound) to \(Retention.itemLimits.upperBound); got \(keepItems)")
             }
             if let keepDays, !Retention.dayLimits.contains(keepDays) {
-                throw ValidationError("--keep-days must be a whole number from \(Retention.dayLimits.lowerBound) to \(Retention.dayLimits.upperBound)")
+                throw ValidationError(
+                    "--keep-days must be a whole number from \(Retention.dayLimits.lowerBound) to \(Retention.dayLimits.upperBound); got \(keepDays)")
             }
         }
 
@@ -183,7 +227,8 @@ extension FeedsCommand {
 
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the catalog as OPML 2.0 (categories nested), ready for rss-create --opml.")
+            abstract: "Print the catalog as OPML 2.0 (categories nested), ready for rss-create --opml.",
+            discussion: FeedsExitStatus.text(for: "export", codes: [0, 64, 66, 70], meanings: [0: "printed"]))
 
         @Option(help: "The OPML head's title.")
         var title = "Feedmill feeds"

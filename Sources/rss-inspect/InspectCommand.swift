@@ -9,6 +9,7 @@ struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rss-inspect",
         abstract: "Print one feed, parsed and normalised, as JSON.",
+        usage: "rss-inspect [--details | --summary] [--base <url>] [--record <dir> | --replay <dir>] <source>",
         discussion: """
             SOURCE is a file path or an http(s) URL. The output is one JSON document with the \
             keys format, title, link, description, image_url, language and items (id, permalink, \
@@ -20,7 +21,7 @@ struct InspectCommand: ParsableCommand {
 
             \(ExitStatus.helpText(for: "rss-inspect", codes: [0, 1, 64]))
             """,
-        version: FeedmillVersion.current)
+        version: FeedmillVersion.line("rss-inspect", commit: BuildStamp.commit, built: BuildStamp.date))
 
     @Argument(help: "A feed file path or an http(s) URL.", completion: .file())
     var source: String

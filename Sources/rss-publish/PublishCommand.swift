@@ -11,6 +11,10 @@ struct PublishCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rss-publish",
         abstract: "Publish consistent, versioned snapshots of the databases for clients to pull.",
+        usage: """
+            rss-publish [--data-dir <dir>] [--out <dir>|s3://<bucket>/<prefix>] [--feed <feedid> ...] [--full] [--shard <K/N>]
+            rss-publish --recover [--data-dir <dir>] [--out <dir>|s3://<bucket>/<prefix>]
+            """,
         discussion: """
             Writes a directory any static web server can serve (publication format 2): \
             manifest.json, the small root clients read first; feed_<id>.json, one pointer per \
@@ -24,9 +28,9 @@ struct PublishCommand: ParsableCommand {
             rss-update writes. With --shard K/N, publishes the feeds of shard K only, and \
             commits the root with the other shards' entries.
 
-            \(ExitStatus.helpText(for: "rss-publish", codes: [0, 1, 64, 66, 69, 70, 74, 75, 77]))
+            \(ExitStatus.helpText(for: "rss-publish", codes: [0, 1, 64, 66, 69, 70, 73, 74, 75, 77]))
             """,
-        version: FeedmillVersion.current)
+        version: FeedmillVersion.line("rss-publish", commit: BuildStamp.commit, built: BuildStamp.date))
 
     @Option(help: Settings.publishDirectory.help, completion: .directory)
     var out: String?
@@ -34,10 +38,13 @@ struct PublishCommand: ParsableCommand {
     @Option(help: Settings.dataDirectory.help, completion: .directory)
     var dataDir: String?
 
-    @Option(name: .customLong("feed"), help: ArgumentHelp("Publish only this feed (repeatable); others are carried over.", valueName: "feedid"))
+    @Option(
+        name: .customLong("feed"), parsing: .number,
+        help: ArgumentHelp("Publish only this feed (repeatable); others are carried over.", valueName: "feedid"),
+        completion: FeedIDCompletion.kind(for: .publish))
     var feeds: [Int64] = []
 
-    @Option(help: Settings.deltas.help)
+    @Option(parsing: .number, help: Settings.deltas.help)
     var deltas: Int?
 
     @Flag(help: "Rewrite every database even when unchanged.")
@@ -52,7 +59,7 @@ struct PublishCommand: ParsableCommand {
     @Option(help: Settings.shard.help, transform: Shard.argument)
     var shard: Shard?
 
-    @Option(help: Settings.retireAfter.help)
+    @Option(parsing: .number, help: Settings.retireAfter.help, transform: Seconds.argument)
     var retireAfter: Seconds?
 
     @Option(help: Settings.siteURL.help)
@@ -65,6 +72,10 @@ struct PublishCommand: ParsableCommand {
     var metricsFile: String?
 
     @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        try NumberArgument.requireFeedIDs(feeds)
+    }
 
     func run() throws {
         var given = GivenSettings()
@@ -80,7 +91,7 @@ struct PublishCommand: ParsableCommand {
         let (data, publish) = context.publishConfiguration(full: full)
         try CommandRunner.run(context, now: publish.clock) { () throws(PublishError) in
             let catalog = try PublishRun.openCatalog(data)
-            let target = try PublicationTargetChoice.target(for: publish.outputDirectory)
+            let target = try PublicationTargetChoice.target(for: publish.outputDirectory, writer: context.otherUserPolicy)
             let report = try PublishRun(data: data, configuration: publish, catalog: catalog, target: target)
                 .run(only: feeds.isEmpty ? nil : feeds, recover: recover)
             for line in report.recovery { context.logger.notice("\(line)") }
@@ -88,17 +99,9 @@ struct PublishCommand: ParsableCommand {
                 context.fail("feed \(failure.feedID) not published (its last good snapshot is kept): \(failure.message)")
             }
             for warning in report.warnings { context.logger.warning("\(warning)") }
-            if report.unchanged {
-                context.summary("rss-publish: nothing changed since generation \(report.generation); nothing written\n", eventful: false)
-            } else {
-                context.summary(
-                    "rss-publish: \(publish.shard.isAll ? "" : "shard \(publish.shard.label) ")generation \(report.generation) in \(String(format: "%.2f", report.duration)) s: "
-                        + "\(report.feedsWritten) feed database(s) written, \(report.feedsUnchanged) unchanged, "
-                        + "\(report.deltasWritten) delta(s), \(report.pointersWritten) pointer(s); \(report.filesWritten) files, \(report.bytesWritten) bytes; "
-                        + "\(report.filesRemoved) old file(s) removed\n"
-                        + "  clients read \(publish.outputDirectory)/manifest.json; people read \(publish.outputDirectory)/index.html\n")
-            }
-            return CommandResult(exitCode: ExitStatus.of(report))
+            let summary = PublishSummary.record(report, shard: publish.shard.isAll ? nil : publish.shard.label, outputDirectory: publish.outputDirectory)
+            context.summary(summary, eventful: !report.unchanged)
+            return CommandResult(families: report.metricFamilies(finishedAt: publish.clock()), exitCode: ExitStatus.of(report))
         }
     }
 }

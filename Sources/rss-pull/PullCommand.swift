@@ -31,7 +31,7 @@ struct PullCommand: AsyncParsableCommand {
             unreadable or of an unknown format, folder unusable); 75 another rss-pull is writing \
             into the folder.
             """,
-        version: FeedmillClientVersion.current)
+        version: "rss-pull \(FeedmillClientVersion.current) (commit \(BuildStamp.commit), built \(BuildStamp.date))")
 
     @Argument(help: ArgumentHelp("The publication's directory: an http(s) or file URL, or a local path.", valueName: "base-url"))
     var baseURL: String
@@ -39,13 +39,18 @@ struct PullCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The local folder to keep the databases in (created if missing).", valueName: "folder"), completion: .directory)
     var folder: String
 
-    @Option(name: .customLong("feed"), help: ArgumentHelp("Follow only this feed (repeatable); default: every published feed.", valueName: "feedid"))
+    // Numbers are read .unconditional(ly), so that `--timeout -3` is refused for what it is
+    // rather than as a missing value (FeedCommandSupport's `.number`, which rss-pull does not link).
+    @Option(
+        name: .customLong("feed"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp("Follow only this feed (repeatable; default: every published feed).", valueName: "feedid"))
     var feeds: [Int64] = []
 
-    @Option(help: ArgumentHelp("Seconds to wait for each request.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for each request.", valueName: "seconds"))
     var timeout: Double = 60
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Format 2: seconds a local catalog is kept while a newer one is published (when it lists every followed feed).",
             valueName: "seconds"))
@@ -58,8 +63,11 @@ struct PullCommand: AsyncParsableCommand {
         guard source != nil else {
             throw ValidationError("base-url must be an http(s) or file URL, or a local path: \(baseURL)")
         }
-        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout takes 0 < seconds <= 86400") }
-        guard catalogMaxAge >= 0, catalogMaxAge <= 31_536_000 else { throw ValidationError("--catalog-max-age takes 0 <= seconds <= 31536000") }
+        if let wrong = feeds.first(where: { $0 < 1 }) {
+            throw ValidationError("--feed must be a feedid (a whole number of 1 or more); got \(wrong)")
+        }
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout takes 0 < seconds <= 86400; got \(timeout)") }
+        guard catalogMaxAge >= 0, catalogMaxAge <= 31_536_000 else { throw ValidationError("--catalog-max-age takes 0 <= seconds <= 31536000; got \(catalogMaxAge)") }
     }
 
     /// The base URL: as given when it has a scheme, else a local path.

@@ -9,6 +9,10 @@ struct UpdateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rss-update",
         abstract: "Fetch the feeds that are due and update their databases.",
+        usage: """
+            rss-update [--data-dir <dir>] [--limit <n>] [--stale-after <duration>] [--shard <K/N>] [--dry-run]
+            rss-update [--data-dir <dir>] (--feed <feedid> ... | --all) [--dry-run]
+            """,
         discussion: """
             Without options: feeds never updated first, then feeds older than --stale-after \
             (stretched by the feed's own ttl/sy:updatePeriod/Cache-Control hints, at most to a \
@@ -16,13 +20,15 @@ struct UpdateCommand: ParsableCommand {
             or gone (HTTP 410) are skipped until due.
 
             Settings come from the command line, then FEEDMILL_* environment variables, then \
-            the configuration file (--config, $FEEDMILL_CONFIG or ./feedmill.toml; keys as the \
-            long options, [update] section for this command only), then the defaults shown; \
-            --print-config shows the result.
+            the configuration file (--config, $FEEDMILL_CONFIG, else the first of \
+            ./feedmill.toml, ~/.config/feedmill/feedmill.toml and /etc/feedmill/feedmill.toml; \
+            keys as the long options, [update] section for this command only), then the \
+            defaults shown; --print-config shows the result.
 
-            On a terminal a progress bar is shown; otherwise (cron, systemd) only the summary \
-            and errors are printed, and a run in which nothing happened (no new or changed \
-            items, no failures) prints nothing. Ctrl-C or SIGTERM stops within seconds: no new transfer \
+            On a terminal a progress bar is shown, and a run with nothing due says so (how many \
+            feeds, when the next is due); otherwise (cron, systemd) only the summary and errors \
+            are printed, and a run in which nothing happened (no new or changed items, no \
+            failures) prints nothing. Ctrl-C or SIGTERM stops within seconds: no new transfer \
             starts, transfers in flight are aborted, each feed's write commits or rolls back.
 
             A second run on the same data directory exits at once (status 75) rather than wait.
@@ -34,18 +40,21 @@ struct UpdateCommand: ParsableCommand {
 
             \(ExitStatus.helpText)
             """,
-        version: FeedmillVersion.current)
+        version: FeedmillVersion.line("rss-update", commit: BuildStamp.commit, built: BuildStamp.date))
 
     @OptionGroup var common: CommonOptions
     @OptionGroup var options: PipelineOptions
 
-    @Option(help: Settings.staleAfter.help)
+    @Option(parsing: .number, help: Settings.staleAfter.help, transform: Seconds.argument)
     var staleAfter: Seconds?
 
-    @Option(help: "Update at most this many due feeds (default: all that are due).")
+    @Option(parsing: .number, help: ArgumentHelp("Update at most this many due feeds (default: all that are due).", valueName: "n"))
     var limit: Int?
 
-    @Option(name: .customLong("feed"), help: ArgumentHelp("Update this feed now, whatever its schedule (repeatable).", valueName: "feedid"))
+    @Option(
+        name: .customLong("feed"), parsing: .number,
+        help: ArgumentHelp("Update this feed now, whatever its schedule (repeatable).", valueName: "feedid"),
+        completion: FeedIDCompletion.kind(for: .update))
     var feeds: [Int64] = []
 
     @Flag(help: "Update every feed that is not gone, whatever its schedule.")
@@ -59,7 +68,8 @@ struct UpdateCommand: ParsableCommand {
 
     func validate() throws {
         if all && !feeds.isEmpty { throw ValidationError("--all and --feed cannot be combined") }
-        if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+        try NumberArgument.requirePositive(limit, option: "--limit")
+        try NumberArgument.requireFeedIDs(feeds)
     }
 
     func run() throws {
@@ -80,9 +90,13 @@ struct UpdateCommand: ParsableCommand {
                 FeedLog.log($0, to: context.logger)
                 progress.update($0, done: $1, total: $2)
             }
-            context.summary(RunSummary.render(report, command: "rss-update", dryRun: dryRun), eventful: !report.nothingHappened)
+            context.summary(RunSummary.record(report, command: "rss-update", dryRun: dryRun), eventful: !report.nothingHappened)
             context.noteOtherShardsDatabases(report)
-            return CommandResult(report: report, exitCode: report.exitCode)
+            if case .due = selection, report.tally.feeds == 0, context.console.isTerminal, !context.quiet {
+                context.summary(NothingDue.line((try? catalog.feeds()) ?? [], now: configuration.clock(), configuration: configuration))
+            }
+            let feedStates = context.feedStates(catalog, configuration: configuration)
+            return CommandResult(report: report, feedStates: feedStates, exitCode: report.exitCode)
         }
     }
 }

@@ -39,6 +39,37 @@ struct ContribTests {
         #expect(try Self.text("contrib/systemd/" + unit).contains("StateDirectory=feedmill"))
     }
 
+    /// Enabling a timer-driven or by-hand service would also start it at every boot: only the
+    /// timers are enabled, and they start the services.
+    @Test func onlyTheTimersHaveAnInstallSection() throws {
+        let units = try FileManager.default.contentsOfDirectory(atPath: Self.root.path + "/contrib/systemd").sorted()
+        #expect(units.filter { $0.hasSuffix(".service") }.count == 4 && units.filter { $0.hasSuffix(".timer") }.count == 2, "\(units)")
+        for unit in units {
+            let lines = try Self.text("contrib/systemd/" + unit).split(separator: "\n")
+            if unit.hasSuffix(".timer") {
+                #expect(lines.contains("[Install]") && lines.contains("WantedBy=timers.target"), "\(unit)")
+            } else {
+                #expect(!lines.contains("[Install]") && !lines.contains { $0.hasPrefix("WantedBy=") }, "\(unit)")
+            }
+        }
+    }
+
+    /// The package's user and directories: what the units (User=feedmill, StateDirectory=)
+    /// and /etc/feedmill/feedmill.toml (data-dir, out) expect, as SPEC-42 names them.
+    @Test func sysusersAndTmpfilesMakeWhatTheUnitsUse() throws {
+        let sysusers = try Self.text("contrib/sysusers.d/feedmill.conf").split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(sysusers.count == 1 && sysusers[0].hasPrefix("u     feedmill -") && sysusers[0].contains(" /var/lib/feedmill "), "\(sysusers)")
+        let tmpfiles = try Self.text("contrib/tmpfiles.d/feedmill.conf").split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { $0.split(separator: " ").map(String.init) }
+        #expect(tmpfiles.map { Array($0.prefix(5)) } == [
+            ["d", "/var/lib/feedmill", "0750", "feedmill", "feedmill"],
+            ["d", "/var/lib/feedmill/data", "0750", "feedmill", "feedmill"],
+            ["d", "/var/www/feedmill", "0755", "feedmill", "feedmill"],
+        ])
+        let config = try Self.text("contrib/feedmill.toml").split(separator: "\n")
+        #expect(config.contains(#"data-dir = "/var/lib/feedmill/data""#) && config.contains(#"out = "/var/www/feedmill""#))
+    }
+
     /// The README shows the short version and docs/operating.md the full one: both must be the shipped files.
     @Test(arguments: ["README.md", "docs/operating.md"])
     func theREADMEsCronAndSystemdExamplesAreTheShippedFiles(page: String) throws {

@@ -334,7 +334,11 @@ struct DataSafetyTests {
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: run.data) }
         // As root every directory is writable: publish as an unprivileged user instead.
         var arguments = [run.publish.url.path, "--data-dir", run.data, "--out", run.out]
-        if getuid() == 0 { arguments = ["runuser", "-u", "nobody", "--"] + arguments }
+        if getuid() == 0 {
+            arguments = ["runuser", "-u", "nobody", "--"] + arguments
+            // Its own output directory: one another user owns is refused (OwnershipTests).
+            _ = chown(run.out, 65534, 65534)
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments

@@ -117,7 +117,10 @@ struct PullCommandTests {
     @Test func versionIsFeedmills() throws {
         let result = try pull.runCapturing(["--version"])
         #expect(result.status == 0)
-        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == FeedmillVersion.current)
+        // `rss-pull 0.1.0 (commit …, built …)`: the version is Feedmill's.
+        let words = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
+        #expect(words.count == 6 && words[0] == "rss-pull" && words[2] == "(commit", "\(result.stdout)")
+        #expect(words.dropFirst().first.map(String.init) == FeedmillVersion.current)
     }
 
     @Test func exitStatusesAreTheTablesOwn() throws {

@@ -26,8 +26,9 @@ struct SettingOptionTests {
         arguments += ["--config", config, "--print-config"]
         var expected: [String: String] = [:]
         for setting in command.settings where !command.fileOnlySettings.contains(setting.key) {
-            if setting.key == "allow-private-networks" {
-                arguments.append("--allow-private-networks")
+            if ["allow-private-networks", "allow-other-user"].contains(setting.key) {
+                // Flags: given, they are true.
+                arguments.append("--" + setting.key)
                 expected[setting.key] = "true"
             } else {
                 let sample = try #require(Self.samples[setting.key], "a sample value for \(setting.key)")

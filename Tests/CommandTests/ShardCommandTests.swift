@@ -81,6 +81,9 @@ struct ShardCommandTests {
         })
     }
 
+    /// The states `feedmill_feeds` counts feeds by.
+    static let feedStates = ["ok", "failing", "never-fetched", "gone"]
+
     /// A metrics file's samples, by name and labels.
     static func samples(_ path: String) throws -> [String: String] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -132,16 +135,20 @@ struct ShardCommandTests {
         #expect(afterUpdate.conditional.values.allSatisfy { $0 }, "each shard revalidates its own feeds with their ETags")
         #expect(server.peakInFlightByHost.filter { $0.key.hasSuffix(".localhost") }.values.allSatisfy { $0 <= 2 }, "\(server.peakInFlightByHost)")
         #expect(server.peakInFlightByHost.values.contains(2), "transfers overlapped: the limit was reached, not merely unused")
-        var counted = 0
+        var counted = 0, statesCounted = 0
         for shard in shards {
             let samples = try Self.samples(metrics(shard))
             let labels = "command=\"rss-update\",shard=\"\(shard.label)\""
             let unchanged = Int(samples["feedmill_last_run_feeds{\(labels),outcome=\"unchanged\"}"] ?? "") ?? -1
             #expect(unchanged == holder.values.filter { $0 == shard.index }.count, "\(shard): \(samples)")
             #expect(samples["feedmill_last_run_exit_code{\(labels)}"] == "0")
+            #expect(try Promtool.problems(inMetricsFile: metrics(shard)) == "")
+            // Each shard counts its own feeds: the four files add up to the whole list.
+            statesCounted += Self.feedStates.reduce(0) { $0 + (Int(samples["feedmill_feeds{\(labels),state=\"\($1)\"}"] ?? "") ?? -1) }
             counted += unchanged
         }
         #expect(counted == Self.paths.count)
+        #expect(statesCounted == Self.paths.count)
 
         // --feed of another shard's feed: refused before anything is fetched, naming its shard.
         let foreign = try #require(pathOf.sorted { $0.key < $1.key }.first { owner[Self.host(ofPath: $0.value)] != 1 })

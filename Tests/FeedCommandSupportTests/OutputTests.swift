@@ -85,13 +85,14 @@ struct OutputTests {
         #expect(samples["feedmill_last_run_feeds{command=\"rss-update\",outcome=\"updated\"}"] == "1")
         #expect(samples["feedmill_last_run_feeds{command=\"rss-update\",outcome=\"not_finished\"}"] == "2")
         #expect(samples["feedmill_last_run_items_inserted{command=\"rss-update\"}"] == "3")
-        #expect(samples["feedmill_last_run_bytes_fetched{command=\"rss-update\"}"] == "20972")
+        #expect(samples["feedmill_update_fetched_bytes{command=\"rss-update\"}"] == "20972", "renamed from feedmill_last_run_bytes_fetched")
         #expect(samples["feedmill_last_run_duration_seconds{command=\"rss-update\"}"] == "2.500")
         // Every sample has HELP and TYPE lines, and no temporary file is left behind.
         for name in Set(samples.keys.map { String($0.prefix { $0 != "{" }) }) {
             #expect(text.contains("# HELP \(name) ") && text.contains("# TYPE \(name) gauge"))
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["feedmill.prom"])
+        #expect(try Promtool.problems(inMetricsFile: path) == "")
 
         // A run that did not complete keeps the last success time of the one before.
         try MetricsFile.write(.init(command: "rss-update", finishedAt: 1_700_003_600, succeeded: false, exitCode: 143, metrics: nil), to: path)
@@ -99,6 +100,7 @@ struct OutputTests {
         #expect(after.contains("feedmill_last_success_timestamp_seconds{command=\"rss-update\"} 1700000000\n"))
         #expect(after.contains("feedmill_last_run_timestamp_seconds{command=\"rss-update\"} 1700003600\n"))
         #expect(after.contains("feedmill_last_run_exit_code{command=\"rss-update\"} 143\n"))
+        #expect(try Promtool.problems(inMetricsFile: path) == "")
     }
 
     /// Two shards on one machine write two files for one textfile collector: every sample of
@@ -117,6 +119,7 @@ struct OutputTests {
         for sample in samples { #expect(sample.contains("{command=\"rss-update\",shard=\"2/4\"}"), "\(sample)") }
         #expect(text.contains("feedmill_last_success_timestamp_seconds{command=\"rss-update\",shard=\"2/4\"} 1700000000\n"))
         #expect(text.contains("feedmill_last_run_exit_code{command=\"rss-update\",shard=\"2/4\"} 70\n"))
+        #expect(try Promtool.problems(inMetricsFile: path) == "")
     }
 
     /// The run report counts every feed but keeps only those the summary names one by one,

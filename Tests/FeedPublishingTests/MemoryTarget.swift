@@ -63,13 +63,13 @@ final class MemoryTarget: PublicationTarget {
             state.locked = true
             return true
         }
-        guard taken else { throw .busy(lockPath: location, holder: "another publication") }
+        guard taken else { throw .busy(lock: location, holder: "another publication") }
         return Held { [self] in self.state.withLock { $0.locked = false } }
     }
 
     func names() throws(PublishError) -> [String] {
         let listing = state.withLock { $0.unlistable ? nil : Array($0.files.keys) }
-        guard let listing else { throw .outputDirectory(path: location, reason: "cannot be listed") }
+        guard let listing else { throw .unusableTarget(location: location, reason: "cannot be listed") }
         return listing
     }
     func serves(_ name: String) -> Bool { state.withLock { $0.files[name] != nil } }

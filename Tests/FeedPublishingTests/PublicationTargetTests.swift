@@ -101,7 +101,7 @@ struct PublicationTargetTests {
         let target = try MemoryTarget()
         do {
             let held = try target.lock(for: .all, lease: .seconds(60))
-            #expect(throws: PublishError.busy(lockPath: "memory:", holder: "another publication")) { try run(publish, into: target) }
+            #expect(throws: PublishError.busy(lock: "memory:", holder: "another publication")) { try run(publish, into: target) }
             withExtendedLifetime(held) {}
         }
         #expect(try run(publish, into: target).generation == 1, "the target is free again once the lock is let go")

@@ -112,7 +112,7 @@ struct PublishTests {
     @Test func aSecondPublisherIsTurnedAway() throws {
         let publish = try PublishHarness()
         let lock = try RunLock(lockingDirectory: publish.outPath)
-        #expect(throws: PublishError.busy(lockPath: publish.outPath, holder: "another rss-publish")) { try publish.publish() }
+        #expect(throws: PublishError.busy(lock: publish.outPath, holder: "another rss-publish")) { try publish.publish() }
         withExtendedLifetime(lock) {}
     }
 

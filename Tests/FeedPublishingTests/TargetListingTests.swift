@@ -21,7 +21,7 @@ struct TargetListingTests {
         let foreign: [String: [UInt8]] = ["feed_1.v1.sqlite": Array("not the publisher's".utf8)]
         let target = try MemoryTarget(holding: foreign)
         target.failListing()
-        #expect(throws: PublishError.outputDirectory(path: "memory:", reason: "cannot be listed")) { try run(publish, into: target) }
+        #expect(throws: PublishError.unusableTarget(location: "memory:", reason: "cannot be listed")) { try run(publish, into: target) }
         #expect(target.files == foreign && target.events.isEmpty, "nothing put, nothing deleted: \(target.events)")
     }
 
@@ -33,7 +33,7 @@ struct TargetListingTests {
         let published = target.files
         try publish.write(1, [entry("new")])
         target.failListing()
-        #expect(throws: PublishError.outputDirectory(path: "memory:", reason: "cannot be listed")) { try run(publish, into: target) }
+        #expect(throws: PublishError.unusableTarget(location: "memory:", reason: "cannot be listed")) { try run(publish, into: target) }
         #expect(target.read("manifest.json") == published["manifest.json"], "the previous publication is what clients still see")
         #expect(Set(target.files.keys) == Set(published.keys), "what the failed run wrote is taken back")
     }
@@ -65,6 +65,6 @@ struct TargetListingTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o300], ofItemAtPath: out)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: out) }
         let target = DirectoryTarget(path: out, awayFrom: scratch.url.path + "/data")
-        #expect(throws: PublishError.outputDirectory(path: out, reason: "cannot be listed (Permission denied)")) { try target.names() }
+        #expect(throws: PublishError.unusableTarget(location: out, reason: "cannot be listed (Permission denied)")) { try target.names() }
     }
 }

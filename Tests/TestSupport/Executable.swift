@@ -23,6 +23,10 @@ public struct Executable {
         var inherited = ProcessInfo.processInfo.environment.filter {
             !$0.key.hasPrefix("FEEDMILL_") && $0.key != "SOURCE_DATE_EPOCH" && !fetching.contains($0.key)
         }
+        // No configuration file a test did not give: a real /etc/feedmill/feedmill.toml (or one
+        // in ~/.config) on a developer's machine must not steer a test. A test that gives
+        // FEEDMILL_CONFIG (an empty value: the search path) or --config decides for itself.
+        inherited["FEEDMILL_CONFIG"] = "none"
         inherited.merge(environment) { $1 }
         process.environment = inherited
         process.standardOutput = captureOutput ? Pipe() : FileHandle.nullDevice

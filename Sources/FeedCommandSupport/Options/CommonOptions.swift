@@ -3,7 +3,9 @@ import ArgumentParser
 /// Options every command has: where settings come from, how it logs, and the clock.
 public struct CommonOptions: ParsableArguments {
     @Option(
-        help: ArgumentHelp("Configuration file (default: $FEEDMILL_CONFIG, else ./feedmill.toml when present).", valueName: "path"),
+        help: ArgumentHelp(
+            "Configuration file (default: $FEEDMILL_CONFIG, else the first of ./feedmill.toml, ~/.config/feedmill/feedmill.toml, "
+                + "\(ConfigFileLocator.systemPath) that exists).", valueName: "path"),
         completion: .file(extensions: ["toml"]))
     public var config: String?
 
@@ -19,8 +21,11 @@ public struct CommonOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log every feed, not only failures.")
     public var verbose = false
 
-    @Option(help: ArgumentHelp(Settings.now.summary + " (env \(Settings.now.environment))", valueName: Settings.now.valueName))
+    @Option(parsing: .number, help: Settings.now.help)
     public var now: Int64?
+
+    @Flag(help: ArgumentHelp(Settings.allowOtherUser.summary + " (env \(Settings.allowOtherUser.environment)=1)"))
+    public var allowOtherUser = false
 
     /// For `Scripts/generate-docs`: every setting as tab-separated lines, for feedmill.toml(5).
     @Flag(help: .private)
@@ -44,6 +49,7 @@ public struct CommonOptions: ParsableArguments {
         var given = GivenSettings()
         given.add(Settings.logFormat, logFormat)
         given.add(Settings.now, now)
+        given.add(Settings.allowOtherUser, allowOtherUser ? true : nil)
         return given
     }
 }
@@ -58,13 +64,13 @@ public struct FetchOptions: ParsableArguments {
     @Option(help: Settings.contact.help)
     public var contact: String?
 
-    @Option(help: Settings.timeout.help)
+    @Option(parsing: .number, help: Settings.timeout.help)
     public var timeout: Double?
 
     @Option(help: Settings.proxy.help, completion: .list(["none"]))
     public var proxy: String?
 
-    @Option(help: Settings.maxSize.help)
+    @Option(parsing: .number, help: Settings.maxSize.help)
     public var maxSize: Int?
 
     @Option(
@@ -115,22 +121,22 @@ public struct PipelineOptions: ParsableArguments {
     @Option(help: Settings.dataDirectory.help, completion: .directory)
     public var dataDir: String?
 
-    @Option(help: Settings.concurrency.help)
+    @Option(parsing: .number, help: Settings.concurrency.help)
     public var concurrency: Int?
 
-    @Option(help: Settings.perHost.help)
+    @Option(parsing: .number, help: Settings.perHost.help)
     public var perHost: Int?
 
-    @Option(help: Settings.deadline.help)
+    @Option(parsing: .number, help: Settings.deadline.help, transform: Seconds.argument)
     public var deadline: Seconds?
 
     @Option(help: Settings.metricsFile.help, completion: .file())
     public var metricsFile: String?
 
-    @Option(help: Settings.keepItems.help)
+    @Option(parsing: .number, help: Settings.keepItems.help)
     public var keepItems: Int?
 
-    @Option(help: Settings.keepDays.help)
+    @Option(parsing: .number, help: Settings.keepDays.help)
     public var keepDays: Int?
 
     @OptionGroup(title: "Fetching")

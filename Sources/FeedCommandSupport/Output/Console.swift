@@ -9,9 +9,18 @@ public final class Console: Sendable {
     private let write: @Sendable (String) -> Void
     /// Standard error is a terminal: progress is drawn, and text logs leave out timestamps.
     public let isTerminal: Bool
+    /// Standard error is systemd's journal (``JournalStream``): each log line starts with its
+    /// priority, and the run's summary is one record there.
+    public let isJournal: Bool
 
-    public init(isTerminal: Bool = isatty(STDERR_FILENO) == 1, write: @escaping @Sendable (String) -> Void = Console.standardError) {
+    /// - Parameter isJournal: `false` unless said: a console writing elsewhere than standard
+    ///   error is not the journal. Commands pass ``JournalStream/isStandardError(environment:)``.
+    public init(
+        isTerminal: Bool = isatty(STDERR_FILENO) == 1, isJournal: Bool = false,
+        write: @escaping @Sendable (String) -> Void = Console.standardError
+    ) {
         self.isTerminal = isTerminal
+        self.isJournal = isJournal
         self.write = write
     }
 

@@ -7,7 +7,8 @@ import Logging
 /// Unix `command: message` form with `key=value` metadata; no timestamp, because cron mail
 /// and journald add their own; `warning:` or `critical:` before the message at those levels.
 /// JSON: `{"time":…,"level":…,"command":…,"message":…, <metadata>}` with keys sorted and
-/// numbers as numbers, so a log shipper needs no parsing rules.
+/// numbers as numbers, so a log shipper needs no parsing rules. When standard error is the
+/// journal, each line starts with its sd-daemon priority (`<3>` for an error, ``JournalStream``).
 public struct LogLineHandler: LogHandler {
     public enum Format: String, Sendable, CaseIterable {
         case text, json
@@ -37,7 +38,8 @@ public struct LogLineHandler: LogHandler {
     public func log(event: LogEvent) {
         var merged = metadata
         if let extra = event.metadata { merged.merge(extra) { $1 } }
-        console.line(render(level: event.level, message: "\(event.message)", metadata: merged))
+        let line = render(level: event.level, message: "\(event.message)", metadata: merged)
+        console.line(console.isJournal ? JournalStream.prefixed(line, level: event.level) : line)
     }
 
     func render(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {

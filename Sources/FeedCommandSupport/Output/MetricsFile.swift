@@ -4,9 +4,11 @@ import Foundation
 /// Prometheus text-format metrics of the last run, for node_exporter's textfile collector.
 ///
 /// Written to a temporary file in the same directory and renamed (``DurableFiles``), so the
-/// collector never reads half a file. `feedmill_last_success_timestamp_seconds` is carried over from the
-/// previous file when this run did not succeed (interrupted, or nothing could be done), so
-/// an alert on "no success for a day" keeps working across failed runs.
+/// collector never reads half a file. What describes more than the last run is carried over
+/// from the previous file when this run could not say it (``carriedOver``): the last success
+/// of the command and of a publication, the publication's generation, and the catalog's feeds
+/// by state. So an alert on "no success for a day" or "feeds failing for a day" keeps working
+/// across runs that failed, were interrupted or found the data directory busy.
 public enum MetricsFile {
     public struct Run: Sendable {
         public var command: String
@@ -18,58 +20,79 @@ public enum MetricsFile {
         /// machine, each with its own file, never give the collector the same series twice);
         /// `nil` for the whole feed list.
         public var shard: String?
+        /// What the command adds beyond the run's outcome: the catalog's feeds by state, a
+        /// publication's generation and what it wrote.
+        public var families: [MetricFamily]
 
-        public init(command: String, finishedAt: Int64, succeeded: Bool, exitCode: Int32, metrics: RunMetrics?, shard: String? = nil) {
+        public init(
+            command: String, finishedAt: Int64, succeeded: Bool, exitCode: Int32, metrics: RunMetrics?, shard: String? = nil,
+            families: [MetricFamily] = []
+        ) {
             self.command = command
             self.shard = shard
             self.finishedAt = finishedAt
             self.succeeded = succeeded
             self.exitCode = exitCode
             self.metrics = metrics
+            self.families = families
         }
     }
+
+    /// Metrics that describe the state of things rather than the last run: a run that does not
+    /// give one keeps the previous file's samples of it.
+    public static let carriedOver: Set<String> = [
+        "feedmill_last_success_timestamp_seconds",
+        "feedmill_feeds", "feedmill_feeds_failing", "feedmill_feed_oldest_success_timestamp_seconds",
+        "feedmill_feeds_without_success", "feedmill_feeds_never_succeeded",
+        "feedmill_publish_generation", "feedmill_publish_last_success_timestamp_seconds",
+    ]
 
     public static func write(_ run: Run, to path: String) throws {
         let previous = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
-        let labels = labels(command: run.command, shard: run.shard)
-        let text = render(run, previousLastSuccess: previous.flatMap { lastSuccess(in: $0, labels: labels) })
-        try DurableFiles.write(Array(text.utf8), to: path)
+        try DurableFiles.write(Array(render(run, previous: previous).utf8), to: path)
     }
 
-    public static func render(_ run: Run, previousLastSuccess: Int64?) -> String {
-        let label = labels(command: run.command, shard: run.shard)
-        var lines: [String] = []
-        func metric(_ name: String, _ help: String, _ samples: [(labels: String, value: String)]) {
-            lines.append("# HELP \(name) \(help)")
-            lines.append("# TYPE \(name) gauge")
-            for sample in samples { lines.append("\(name){\(sample.labels)} \(sample.value)") }
+    /// The file's text; `previous` is the file this run replaces, if any.
+    public static func render(_ run: Run, previous: String?) -> String {
+        let fileLabels = labels(command: run.command, shard: run.shard)
+        var families = [
+            MetricFamily("feedmill_last_run_timestamp_seconds", help: "When the last run finished (Unix time).", value: .init(run.finishedAt))
+        ]
+        if run.succeeded {
+            families.append(
+                MetricFamily(
+                    "feedmill_last_success_timestamp_seconds", help: "When the last run that completed finished (Unix time).",
+                    value: .init(run.finishedAt)))
         }
-        metric("feedmill_last_run_timestamp_seconds", "When the last run finished (Unix time).", [(label, "\(run.finishedAt)")])
-        if let lastSuccess = run.succeeded ? run.finishedAt : previousLastSuccess {
-            metric("feedmill_last_success_timestamp_seconds", "When the last run that completed finished (Unix time).", [(label, "\(lastSuccess)")])
-        }
-        metric("feedmill_last_run_exit_code", "Exit status of the last run (see --help).", [(label, "\(run.exitCode)")])
-        if let report = run.metrics {
-            metric("feedmill_last_run_duration_seconds", "Wall time of the last run.", [(label, String(format: "%.3f", report.duration))])
-            metric("feedmill_last_run_feeds", "Feeds of the last run by outcome.", report.feeds.map { ("\(label),outcome=\"\($0.outcome)\"", "\($0.count)") })
-            metric("feedmill_last_run_items_inserted", "Items inserted by the last run.", [(label, "\(report.itemsInserted)")])
-            metric("feedmill_last_run_items_changed", "Items rewritten by the last run.", [(label, "\(report.itemsChanged)")])
-            metric("feedmill_last_run_items_removed", "Items removed by retention in the last run.", [(label, "\(report.itemsRemoved)")])
-            metric("feedmill_last_run_bytes_fetched", "Bytes received by the last run, headers included.", [(label, "\(report.bytesFetched)")])
+        families.append(MetricFamily("feedmill_last_run_exit_code", help: "Exit status of the last run (see --help).", value: .init(Int(run.exitCode))))
+        if let report = run.metrics { families += report.families }
+        families += run.families
+        var lines = families.flatMap { $0.lines(fileLabels: fileLabels) }
+        if let previous {
+            let given = Set(families.map(\.name))
+            lines += carriedLines(from: previous, fileLabels: fileLabels, except: given)
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func labels(command: String, shard: String?) -> String {
-        "command=\"\(command)\"" + (shard.map { ",shard=\"\($0)\"" } ?? "")
+    static func labels(command: String, shard: String?) -> [MetricFamily.Label] {
+        [MetricFamily.Label("command", command)] + (shard.map { [MetricFamily.Label("shard", $0)] } ?? [])
     }
 
-    static func lastSuccess(in text: String, labels: String) -> Int64? {
-        let prefix = "feedmill_last_success_timestamp_seconds{\(labels)} "
-        for line in text.split(separator: "\n") where line.hasPrefix(prefix) {
-            return Int64(line.dropFirst(prefix.count))
+    /// The previous file's lines of each ``carriedOver`` metric not in `except`, when its
+    /// samples are this command's (the same file labels).
+    static func carriedLines(from previous: String, fileLabels: [MetricFamily.Label], except given: Set<String>) -> [String] {
+        let labelText = fileLabels.map { "\($0.name)=\"\(MetricFamily.escapedLabelValue($0.value))\"" }.joined(separator: ",")
+        var lines: [String] = []
+        for name in carriedOver.sorted() where !given.contains(name) {
+            let samples = previous.split(separator: "\n").filter { line in
+                line.hasPrefix("\(name){\(labelText),") || line.hasPrefix("\(name){\(labelText)} ")
+            }
+            guard !samples.isEmpty else { continue }
+            let comments = previous.split(separator: "\n").filter { $0.hasPrefix("# HELP \(name) ") || $0.hasPrefix("# TYPE \(name) ") }
+            lines += comments.map(String.init) + samples.map(String.init)
         }
-        return nil
+        return lines
     }
 }
 
@@ -99,5 +122,23 @@ public struct RunMetrics: Sendable, Equatable {
     public static func == (lhs: RunMetrics, rhs: RunMetrics) -> Bool {
         lhs.duration == rhs.duration && lhs.feeds.elementsEqual(rhs.feeds) { $0 == $1 } && lhs.itemsInserted == rhs.itemsInserted
             && lhs.itemsChanged == rhs.itemsChanged && lhs.itemsRemoved == rhs.itemsRemoved && lhs.bytesFetched == rhs.bytesFetched
+    }
+}
+
+extension RunMetrics {
+    /// The run's outcome as metrics. Bytes received were `feedmill_last_run_bytes_fetched`
+    /// before issue 42 (renamed so that the unit ends the name).
+    public var families: [MetricFamily] {
+        [
+            MetricFamily("feedmill_last_run_duration_seconds", help: "Wall time of the last run.", value: .init(seconds: duration)),
+            MetricFamily(
+                "feedmill_last_run_feeds", help: "Feeds of the last run by outcome; each selected feed is counted once.",
+                label: "outcome", feeds.map { ($0.outcome, $0.count) }),
+            MetricFamily("feedmill_last_run_items_inserted", help: "Items inserted by the last run.", value: .init(itemsInserted)),
+            MetricFamily("feedmill_last_run_items_changed", help: "Items rewritten by the last run.", value: .init(itemsChanged)),
+            MetricFamily("feedmill_last_run_items_removed", help: "Items removed by retention in the last run.", value: .init(itemsRemoved)),
+            MetricFamily(
+                "feedmill_update_fetched_bytes", help: "Bytes received by the last run, headers included.", value: .init(bytesFetched)),
+        ]
     }
 }

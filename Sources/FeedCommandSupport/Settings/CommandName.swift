@@ -13,16 +13,17 @@ public enum CommandName: String, CaseIterable, Sendable {
     /// Every setting the command reads, in `--print-config` order.
     public var settings: [any AnySetting] {
         let common: [any AnySetting] = [Settings.logFormat, Settings.now]
+        let writing: [any AnySetting] = [Settings.allowOtherUser]
         switch self {
-        case .create: return [Settings.feedList] + Settings.pipeline + [Settings.shard] + common
-        case .update: return Settings.pipeline + [Settings.staleAfter, Settings.shard] + common
+        case .create: return [Settings.feedList] + Settings.pipeline + [Settings.shard] + writing + common
+        case .update: return Settings.pipeline + [Settings.staleAfter, Settings.shard] + writing + common
         case .publish:
             return [
                 Settings.publishDirectory, Settings.dataDirectory, Settings.deltas, Settings.siteURL, Settings.title,
                 Settings.shard, Settings.retireAfter, Settings.metricsFile,
-            ] + common
+            ] + writing + common
         case .inspect: return Settings.fetch + common
-        case .feeds: return [Settings.dataDirectory, Settings.staleAfter] + common
+        case .feeds: return [Settings.dataDirectory, Settings.staleAfter] + writing + common
         }
     }
 

@@ -11,6 +11,9 @@ public struct Setting<Value: Sendable>: AnySetting {
     public let key: String
     public let environment: String
     public let defaultValue: Value
+    /// What an unset default means, as help says it ("all", "the system clock"): said once,
+    /// in the "(default: …)" every option's help ends with, never again in the summary.
+    public let unsetMeans: String?
     public let summary: String
     /// How `--help` names the value (`n`, `dir`, `duration`).
     public let valueName: String?
@@ -20,12 +23,13 @@ public struct Setting<Value: Sendable>: AnySetting {
 
     init(
         _ key: String, environment: String? = nil, type: SettingType<Value>, default defaultValue: Value, valueName: String? = nil,
-        inFile: Bool = true, _ summary: String
+        inFile: Bool = true, unsetMeans: String? = nil, _ summary: String
     ) {
         self.key = key
         self.environment = environment ?? ("FEEDMILL_" + key.uppercased().replacingOccurrences(of: "-", with: "_"))
         self.type = type
         self.defaultValue = defaultValue
+        self.unsetMeans = unsetMeans
         self.valueName = valueName
         self.inFile = inFile
         self.summary = summary
@@ -36,8 +40,13 @@ public struct Setting<Value: Sendable>: AnySetting {
     /// The default as the file would write it; `nil` when the setting is unset by default.
     public var defaultText: String? { type.write(defaultValue) }
 
-    /// How `--help` shows the setting's default and where else it can be set.
-    public var helpSuffix: String { " (default: \(defaultText ?? "none"); env \(environment))" }
+    /// The default as people read it: the value the file would write, else what leaving it
+    /// unset means.
+    public var defaultDescription: String { defaultText ?? unsetMeans ?? "none" }
+
+    /// How `--help` shows the setting's default and where else it can be set: the one place
+    /// an option's help states its default.
+    public var helpSuffix: String { " (default: \(defaultDescription); env \(environment))" }
 
     /// The option's help: the summary, the default and the environment variable.
     public var help: ArgumentHelp { ArgumentHelp(summary + helpSuffix, valueName: valueName) }
@@ -88,5 +97,9 @@ public protocol AnySetting: Sendable {
     /// What a value must be: "a whole number from 1 to 256".
     var expected: String { get }
     var defaultText: String? { get }
+    /// ``defaultText``, or what leaving the setting unset means ("all"), or "none".
+    var defaultDescription: String { get }
+    /// What an unset default means, when it means more than "none".
+    var unsetMeans: String? { get }
     func resolve(given: (any Sendable)?, layers: SettingLayers) -> ResolvedSetting
 }

@@ -6,7 +6,7 @@ public enum SettingsReference {
     /// One line per setting a file may hold: key, environment variable, default, summary.
     public static func tabSeparated() -> String {
         Settings.all.filter { $0.inFile }.map { setting in
-            [setting.key, setting.environment, setting.defaultText ?? "", setting.summary].joined(separator: "\t") + "\n"
+            [setting.key, setting.environment, setting.defaultText ?? setting.unsetMeans ?? "", setting.summary].joined(separator: "\t") + "\n"
         }.joined()
     }
 
@@ -17,8 +17,10 @@ public enum SettingsReference {
             "# Settings",
             "",
             "Each setting is read from the command line, then the environment, then the configuration file",
-            "(`--config`, `$FEEDMILL_CONFIG` or `./feedmill.toml`: top-level keys apply to every command, a",
-            "`[command]` table's to that command only), then its default. `--print-config` shows each",
+            "(`--config`, else `$FEEDMILL_CONFIG` (`none`: no file), else the first of `./feedmill.toml`,",
+            "`$XDG_CONFIG_HOME/feedmill/feedmill.toml` (`~/.config/feedmill/feedmill.toml`) and `/etc/feedmill/feedmill.toml`",
+            "that exists: top-level keys apply to every command, a `[command]` table's to that command only), then its",
+            "default. `--print-config` shows each",
             "effective value and where it came from. A value that does not fit stops the command with",
             "status 64, naming the value and where it came from.",
             "",
@@ -33,7 +35,7 @@ public enum SettingsReference {
             let option = options.isEmpty ? "" : "`--\(setting.key)`" + (options == commands ? "" : " (" + options.map(\.executable).joined(separator: ", ") + ")")
             let cells = [
                 setting.key, commands.map(\.executable).joined(separator: ", "), fileKey, "`\(setting.environment)`", option, setting.expected,
-                setting.defaultText.map { "`\($0)`" } ?? "unset", setting.summary,
+                setting.defaultText.map { "`\($0)`" } ?? setting.unsetMeans.map { "unset: \($0)" } ?? "unset", setting.summary,
             ]
             lines.append("| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |")
         }

@@ -6,6 +6,8 @@ public enum SettingSource: Sendable, Equatable, CustomStringConvertible {
     case environment(String)
     case file(path: String, line: Int, section: String)
     case defaultValue
+    /// The configuration file found on the search path (``ConfigFileLocator``).
+    case searchPath
     case unset
 
     public var description: String {
@@ -14,6 +16,7 @@ public enum SettingSource: Sendable, Equatable, CustomStringConvertible {
         case .environment(let name): return "environment \(name)"
         case .file(let path, let line, let section): return "\(path):\(line)" + (section.isEmpty ? "" : " [\(section)]")
         case .defaultValue: return "default"
+        case .searchPath: return "search path"
         case .unset: return "not set"
         }
     }
@@ -22,9 +25,13 @@ public enum SettingSource: Sendable, Equatable, CustomStringConvertible {
 /// A setting that cannot be used, naming where its value came from.
 public struct SettingsError: Error, Equatable, CustomStringConvertible, Sendable {
     public var message: String
+    /// 64 for a value or a file that is wrong; 66 for a file named that is not there, 77 for
+    /// one that may not be read.
+    public var exitStatus: Int32
 
-    public init(message: String) {
+    public init(message: String, exitStatus: Int32 = ExitStatus.usage) {
         self.message = message
+        self.exitStatus = exitStatus
     }
 
     public var description: String { message }
@@ -93,6 +100,8 @@ public struct ResolvedSettings: Sendable {
     public let command: CommandName
     public let configPath: String?
     public let configSource: SettingSource
+    /// Every place the configuration file was looked for, for `--print-config`.
+    public let configSearch: [ConfigFileLocator.Candidate]
     /// In the command's order.
     public let resolved: [ResolvedSetting]
     private let index: [String: Int]
@@ -102,11 +111,12 @@ public struct ResolvedSettings: Sendable {
     ///   - configFile: already read; its keys are checked against every known setting.
     public init(
         command: CommandName, settings: [any AnySetting]? = nil, given: GivenSettings = GivenSettings(), environment: [String: String],
-        configFile: ConfigFile?, configSource: SettingSource = .unset
+        configFile: ConfigFile?, configSource: SettingSource = .unset, configSearch: [ConfigFileLocator.Candidate] = []
     ) throws(SettingsError) {
         self.command = command
         self.configPath = configFile?.path
         self.configSource = configSource
+        self.configSearch = configSearch
         if let configFile { try Self.refuseUnknownKeys(configFile) }
         let layers = SettingLayers(command: command, environment: environment, configFile: configFile)
         resolved = (settings ?? command.settings).map { $0.resolve(given: given.values[$0.key], layers: layers) }
@@ -148,6 +158,18 @@ public struct ResolvedSettings: Sendable {
     public func render() -> String {
         var lines = ["# \(command.executable): effective settings (command line > environment > file > default)"]
         lines.append("# configuration file: \(configPath ?? "none") (\(configSource))")
+        if !configSearch.isEmpty {
+            lines.append("# looked for (first found wins):")
+            for candidate in configSearch {
+                let finding: String
+                switch candidate.finding {
+                case .used: finding = "used"
+                case .notThere: finding = "not there"
+                case .skipped: finding = candidate.path == ConfigFileLocator.noFileValue ? "no file read" : "not looked at"
+                }
+                lines.append("#   \(candidate.origin): \(candidate.path): \(finding)")
+            }
+        }
         let width = resolved.map { $0.setting.key.count }.max() ?? 0
         for entry in resolved {
             let shown = entry.shown.text.map(Self.tomlValue) ?? "(unset)"

@@ -136,7 +136,7 @@ extension PublishRun {
     /// entry, the catalog.
     private func makeRoot(base: PublicationRoot?, legacyGeneration: Int?, entry: ShardEntry, catalog: RootCatalog?) throws(PublishError) -> PublicationRoot {
         guard let generation = Manifest.count(after: base?.generation ?? legacyGeneration ?? 0) else {
-            throw .outputDirectory(path: target.location, reason: Self.countedOut("\(Self.manifestName)'s generation"))
+            throw .unusableTarget(location: target.location, reason: Self.countedOut("\(Self.manifestName)'s generation"))
         }
         var shards = (base?.shards ?? [:]).filter { label, _ in (try? Shard(parsing: label))?.count == shard.count }
         shards[shard.label] = entry

@@ -70,7 +70,7 @@ public struct PublishRun: Sendable {
         // must not take the shard's generation back, which would make this publication's pointer
         // entries usable by the root still there before it commits.
         guard let generation = Manifest.count(after: Swift.max(start.manifest.generation, start.shardEntry(shard)?.generation ?? 0)) else {
-            throw .outputDirectory(path: target.location, reason: Self.countedOut("shard \(shard.label)'s generation"))
+            throw .unusableTarget(location: target.location, reason: Self.countedOut("shard \(shard.label)'s generation"))
         }
         var publication = Publication(start: start, target: target, generation: generation, shard: shard)
         let ownIDs = Set(feeds.map(\.feedID))

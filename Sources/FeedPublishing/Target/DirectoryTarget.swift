@@ -40,7 +40,8 @@ public struct DirectoryTarget: PublicationTarget {
     /// shards publishing into one directory are expected to meet there.
     public func lock(for shard: Shard, lease: Duration) throws(PublishError) -> AnyObject {
         try DirectoryOverlap.refuse(output: path, data: dataDirectory)
-        if let problem = FileSystemDiagnosis.directoryProblem(path, create: true) { throw .outputDirectory(path: path, reason: problem) }
+        try createIfMissing()
+        if let problem = FileSystemDiagnosis.directoryProblem(path, create: false) { throw .unusableTarget(location: path, reason: problem) }
         let deadline = ContinuousClock.now + (shard.isAll ? .zero : lease)
         var lock: RunLock?
         while lock == nil {
@@ -52,16 +53,28 @@ public struct DirectoryTarget: PublicationTarget {
             }
         }
         let pending = try rethrowing(
-            try PendingFlush(holding: path), as: { (error: FileError) in PublishError.outputDirectory(path: path, reason: error.message) })
+            try PendingFlush(holding: path), as: { (error: FileError) in PublishError.unusableTarget(location: path, reason: error.message) })
         flush.current.withLock { $0 = pending }
         return lock as AnyObject
+    }
+
+    /// `mkdir -p` of the output directory, failing as 73 (cannot create) or 77 (permission).
+    private func createIfMissing() throws(PublishError) {
+        var info = stat()
+        guard stat(path, &info) != 0, errno == ENOENT else { return }
+        do throws(FileSystemDiagnosis.CreationFailure) {
+            try FileSystemDiagnosis.makeDirectories(path)
+        } catch {
+            let diagnosis = FileSystemDiagnosis.problem(writing: error.path).map { "\($0); " } ?? ""
+            throw .outputNotCreated(path: path, reason: diagnosis + error.description, denied: error.isPermission)
+        }
     }
 
     /// Why the lock was not taken, as the publication says it.
     private func refused(_ refusal: RunLock.Refusal) -> PublishError {
         switch refusal {
-        case .cannotOpen(let reason): return .outputDirectory(path: path, reason: reason)
-        case .held: return .busy(lockPath: path, holder: "another rss-publish")
+        case .cannotOpen(let reason): return .unusableTarget(location: path, reason: reason)
+        case .held: return .busy(lock: path, holder: "another rss-publish")
         }
     }
 
@@ -82,7 +95,7 @@ public struct DirectoryTarget: PublicationTarget {
 
     /// The listing's failure, with the system's reason (read from `errno`).
     private func unlisted() -> PublishError {
-        .outputDirectory(path: path, reason: "cannot be listed (\(String(cString: strerror(errno))))")
+        .unusableTarget(location: path, reason: "cannot be listed (\(String(cString: strerror(errno))))")
     }
 
     public func serves(_ name: String) -> Bool {
@@ -108,6 +121,13 @@ public struct DirectoryTarget: PublicationTarget {
         default: flushing = .now
         }
         try rethrowing(try DurableFiles.write(bytes, to: path(of: name), flushing: flushing), as: { PublishError.storage(StorageError($0)) })
+        adopt(name)
+    }
+
+    /// Root publishing into another user's directory (`--allow-other-user`) gives the file to
+    /// the directory's owner (``CreatedFileOwnership``); otherwise nothing is done.
+    private func adopt(_ name: String) {
+        CreatedFileOwnership.adopt(paths: [path(of: name)], in: path)
     }
 
     /// A name in the publish directory itself (so the file is renamed into place, never
@@ -130,12 +150,14 @@ public struct DirectoryTarget: PublicationTarget {
             return false
         }
         try rethrowing(try DurableFiles.rename(scratch, to: path(of: name), flushing: .later), as: { PublishError.storage(StorageError($0)) })
+        adopt(name)
         return true
     }
 
     public func putImmutable(_ bytes: [UInt8], as name: String) throws(PublishError) -> Bool {
         if holdsIntact(name) { return false }
         try rethrowing(try DurableFiles.write(bytes, to: path(of: name), flushing: .later), as: { PublishError.storage(StorageError($0)) })
+        adopt(name)
         return true
     }
 
@@ -157,7 +179,7 @@ public struct DirectoryTarget: PublicationTarget {
     /// The root's bytes, and their SHA-256 as the version to commit over.
     public func readRoot(_ name: String) throws(PublishError) -> (bytes: [UInt8]?, version: RootVersion) {
         guard serves(name) else { return (nil, .absent) }
-        guard let bytes = read(name) else { throw .outputDirectory(path: path, reason: "\(name) cannot be read") }
+        guard let bytes = read(name) else { throw .unusableTarget(location: path, reason: "\(name) cannot be read") }
         return (bytes, RootVersion(token: SHA256.hexDigest(bytes)))
     }
 
@@ -171,6 +193,7 @@ public struct DirectoryTarget: PublicationTarget {
                 detail: "read as \(expecting.token.map { "sha256 " + $0.prefix(12) } ?? "absent"), now \(current.token.map { "sha256 " + $0.prefix(12) } ?? "absent")")
         }
         try rethrowing(try DurableFiles.write(bytes, to: path(of: name), flushing: .now), as: { PublishError.storage(StorageError($0)) })
+        adopt(name)
         return RootVersion(token: SHA256.hexDigest(bytes))
     }
 
@@ -202,6 +225,7 @@ public struct DirectoryTarget: PublicationTarget {
         guard stat(target, &targetInfo) == 0 else { return false }
         if lstat(link, &nameInfo) == 0, nameInfo.st_ino == targetInfo.st_ino, nameInfo.st_dev == targetInfo.st_dev { return false }
         try rethrowing(try Self.link(link, to: target, publishedAs: name), as: { PublishError.storage(StorageError($0)) })
+        adopt(name)
         return true
     }
 

@@ -40,14 +40,14 @@ public protocol PublicationTarget: Sendable {
 
     /// Makes the target ready to be published into and takes it for this shard's publication
     /// alone, for at most `lease` where the lock can expire (object storage); a second
-    /// publisher of the shard is refused (``PublishError/busy(lockPath:holder:)``). Held until
+    /// publisher of the shard is refused (``PublishError/busy(lock:holder:)``). Held until
     /// the returned object is released.
     func lock(for shard: Shard, lease: Duration) throws(PublishError) -> AnyObject
 
     /// Every name there, whoever put it. A listing that fails is an error, never an empty
     /// list: the publication counts its versions above what is there and takes back only
     /// its own temporaries, so a target that looked empty could have a file it did not
-    /// write replaced (``PublishError/outputDirectory(path:reason:)``).
+    /// write replaced (``PublishError/unusableTarget(location:reason:)``).
     func names() throws(PublishError) -> [String]
 
     /// A reader asking for `name` gets a file (a link to one included).

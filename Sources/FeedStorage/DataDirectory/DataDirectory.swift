@@ -9,9 +9,13 @@ import Foundation
 public struct DataDirectory: Sendable, Equatable {
     /// The directory itself, as given.
     public let path: String
+    /// Where the path came from, as `--print-config` says it (`data-dir from
+    /// /etc/feedmill/feedmill.toml`), for messages that send a person to another directory.
+    public var origin: String?
 
-    public init(_ path: String) {
+    public init(_ path: String, origin: String? = nil) {
         self.path = path
+        self.origin = origin
     }
 
     /// Where the commands look when nothing else is said.

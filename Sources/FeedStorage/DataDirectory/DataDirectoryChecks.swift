@@ -1,17 +1,23 @@
 import FeedBasics
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How every command opens the catalog, with every check that comes first, in one place.
 /// The catalog is what ties each `feed_<id>.sqlite` to its feed: a catalog that is gone or
 /// emptied while feed databases remain is a lost catalog, not a fresh start (a new one would
 /// number feeds from 1 again and hand the old files to other feeds).
 extension DataDirectory {
-    /// `rss-update`, `rss-feeds add`: the catalog must exist and not be lost; the data
-    /// directory is locked for the life of the returned lock.
-    public func openCatalogForUpdate() throws(DataDirectoryError) -> (Catalog, RunLock) {
+    /// `rss-update`, `rss-feeds add`: the catalog must exist and not be lost, and the
+    /// directory be this user's (unless `writer` allows others); the data directory is
+    /// locked for the life of the returned lock.
+    public func openCatalogForUpdate(writer: OtherUserPolicy = OtherUserPolicy()) throws(DataDirectoryError) -> (Catalog, RunLock) {
         try refuseNonDirectory()
+        try refuseOtherUser(writer)
         try refuseLostCatalog()
-        guard FileManager.default.fileExists(atPath: catalogPath) else { throw .noCatalog(path: catalogPath) }
+        guard FileManager.default.fileExists(atPath: catalogPath) else { throw .noCatalog(directory: path, origin: origin) }
         let lock = try RunLock(directory: path)
         let catalog = try Self.storage { () throws(StorageError) in try Catalog(path: catalogPath) }
         try refuseEmptyCatalog(catalog)
@@ -23,15 +29,33 @@ extension DataDirectory {
     public func openCatalogForReading() throws(DataDirectoryError) -> Catalog {
         try refuseNonDirectory()
         try refuseLostCatalog()
-        guard FileManager.default.fileExists(atPath: catalogPath) else { throw .noCatalog(path: catalogPath) }
+        guard FileManager.default.fileExists(atPath: catalogPath) else { throw .noCatalog(directory: path, origin: origin) }
         let catalog = try Self.storage { () throws(StorageError) in try Catalog(readingAt: catalogPath) }
         try refuseEmptyCatalog(catalog)
         return catalog
     }
 
-    /// `rss-create`: the directory is created when missing and must then be usable.
-    public func createIfMissing() throws(DataDirectoryError) {
-        if let problem = FileSystemDiagnosis.directoryProblem(path, create: true) { throw .unusable(path: path, reason: problem) }
+    /// `rss-create`: the directory is created when missing and must then be usable, and be
+    /// this user's unless `writer` allows others.
+    public func createIfMissing(writer: OtherUserPolicy = OtherUserPolicy()) throws(DataDirectoryError) {
+        var info = stat()
+        if stat(path, &info) != 0, errno == ENOENT {
+            do throws(FileSystemDiagnosis.CreationFailure) {
+                try FileSystemDiagnosis.makeDirectories(path)
+            } catch {
+                let reason = FileSystemDiagnosis.problem(writing: error.path).map { "\($0); " } ?? ""
+                throw error.isPermission
+                    ? .denied(path: path, reason: error.description) : .cannotCreate(path: path, reason: reason + error.description)
+            }
+        }
+        // A file where the directory would be: it cannot be created (73), not "no input".
+        if let problem = FileSystemDiagnosis.directoryProblem(path, create: false) { throw .cannotCreate(path: path, reason: problem) }
+        try refuseOtherUser(writer)
+    }
+
+    /// A writing command run by someone who does not own the directory (``OtherUserPolicy``).
+    public func refuseOtherUser(_ writer: OtherUserPolicy) throws(DataDirectoryError) {
+        try rethrowing(try writer.check(writingInto: path, role: "data directory"), as: DataDirectoryError.otherOwner)
     }
 
     /// A data directory that is a file is named as such, not reported as "no catalog".

@@ -27,11 +27,16 @@ public final class RunLock: Sendable {
     /// the second run can name it.
     public init(directory: String) throws(DataDirectoryError) {
         path = DataDirectory(directory).lockPath
+        let existed = access(path, F_OK) == 0
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw .unusable(path: directory, reason: FileSystemDiagnosis.problem(writing: path).map { "\($0) (\(reason))" } ?? reason)
+            let code = errno
+            let reason = "cannot open \(path): \(SystemError.describe(code))"
+            // A lock left by a run as another user: its owner, its mode and the chown that fixes it.
+            if SystemError.isPermission(code) { throw .denied(path: directory, reason: StorageError.notWritable(path)?.message ?? reason) }
+            throw .cannotCreate(path: directory, reason: FileSystemDiagnosis.problem(writing: path).map { "\($0); \(reason)" } ?? reason)
         }
+        if !existed { CreatedFileOwnership.adopt(descriptor: descriptor, in: directory) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)
             let count = pread(descriptor, &buffer, buffer.count, 0)

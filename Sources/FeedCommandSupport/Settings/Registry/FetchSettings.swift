@@ -18,12 +18,12 @@ extension Settings {
 
     public static let allowPrivateNetworks = Setting(
         "allow-private-networks", type: .flag, default: false,
-        "Fetch from loopback, private and link-local addresses (refused by default, against server-side request forgery).")
+        "Fetch from loopback, private and link-local addresses, which are otherwise refused (against server-side request forgery).")
 
     /// `none` (or empty) fetches directly; unset, the environment's proxy variables apply. The
     /// URL is checked by the commands that fetch (`ProxyURL`, in the fetcher).
     public static let proxy = Setting(
         "proxy", type: SettingType.text("a proxy URL (http://host:port, socks5h://host:port) or none") { _ in true }.orUnset,
-        default: nil, valueName: "url|none",
-        "Forward proxy for every fetch (http://host:port), or none; default: http_proxy, https_proxy, all_proxy and no_proxy from the environment.")
+        default: nil, valueName: "url|none", unsetMeans: "http_proxy, https_proxy, all_proxy and no_proxy from the environment",
+        "Forward proxy for every fetch (http://host:port), or none to fetch directly.")
 }

@@ -27,14 +27,14 @@ extension Settings {
         "A feed is due when its last update is this old (90s, 15m, 1h, 2d).")
 
     public static let deadline = Setting(
-        "deadline", type: SettingType.duration.orUnset, default: nil, valueName: "duration",
+        "deadline", type: SettingType.duration.orUnset, default: nil, valueName: "duration", unsetMeans: "no deadline",
         "Start no feed after this long (90s, 15m, 1h); feeds not started are left for the next run.")
 
     public static let keepItems = Setting(
-        "keep-items", type: SettingType.wholeNumber(in: Retention.itemLimits).orUnset, default: nil, valueName: "n",
-        "Keep at most this many items per feed, newest first; items the feed still lists are always kept (default: all).")
+        "keep-items", type: SettingType.wholeNumber(in: Retention.itemLimits).orUnset, default: nil, valueName: "n", unsetMeans: "all",
+        "Keep at most this many items per feed, newest first; items the feed still lists are always kept.")
 
     public static let keepDays = Setting(
-        "keep-days", type: SettingType.wholeNumber(in: Retention.dayLimits).orUnset, default: nil, valueName: "days",
-        "Keep items published within this many days; items the feed still lists are always kept (default: all).")
+        "keep-days", type: SettingType.wholeNumber(in: Retention.dayLimits).orUnset, default: nil, valueName: "days", unsetMeans: "all",
+        "Keep items published within this many days; items the feed still lists are always kept.")
 }

@@ -15,6 +15,7 @@ extension Settings {
 
     public static let siteURL = Setting(
         "site-url", type: SettingType.text("a URL ending with /") { $0.hasSuffix("/") }.orUnset, default: nil, valueName: "url",
+        unsetMeans: "none (atom.xml then has no self link)",
         "The URL the publish directory is served at, for atom.xml's links (ends with /).")
 
     public static let title = Setting(

@@ -4,7 +4,7 @@
 public enum Settings {
     public static let all: [any AnySetting] = [
         dataDirectory, feedList, publishDirectory, concurrency, perHost, timeout, maxSize, contact, allowPrivateNetworks, proxy,
-        staleAfter, keepItems, keepDays, deadline, shard, deltas, siteURL, title, retireAfter, logFormat, metricsFile, now,
+        staleAfter, keepItems, keepDays, deadline, shard, deltas, siteURL, title, retireAfter, logFormat, metricsFile, now, allowOtherUser,
     ]
 
     /// The settings of the commands that fetch.
@@ -24,10 +24,16 @@ extension Settings {
 
     public static let now = Setting(
         "now", environment: "SOURCE_DATE_EPOCH", type: SettingType.epochSeconds.orUnset, default: nil, valueName: "unix-time", inFile: false,
-        "Seconds since 1970 to use as the current time everywhere (reproducible runs); default: the system clock.")
+        unsetMeans: "the system clock", "Seconds since 1970 to use as the current time everywhere (reproducible runs).")
+
+    /// Per invocation only: a file that allowed it once would allow it for every run.
+    public static let allowOtherUser = Setting(
+        "allow-other-user", type: .flag, default: false, inFile: false,
+        "Write into a data or output directory another user owns (refused by default: files written would not be writable by "
+            + "the owner); as root, what is created there is given the directory's owner, group and mode.")
 
     public static let metricsFile = Setting(
-        "metrics-file", type: SettingType.text.orUnset, default: nil, valueName: "path",
+        "metrics-file", type: SettingType.text.orUnset, default: nil, valueName: "path", unsetMeans: "none written",
         "Write Prometheus text-format metrics here (node_exporter's textfile collector), atomically.")
 }
 
