@@ -20,7 +20,7 @@ function __rss-publish_parse_tokens -S
     set -l unparsed_tokens (__rss-publish_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-publish'
-        __rss-publish_parse_subcommand 0 'out=' 'data-dir=' 'feed=+' 'deltas=' 'full' 'recover' 'shard=' 'retire-after=' 'site-url=' 'title=' 'metrics-file=' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'version' 'h/help'
+        __rss-publish_parse_subcommand 0 'out=' 'data-dir=' 'feed=+' 'deltas=' 'full' 'recover' 'shard=' 'retire-after=' 'site-url=' 'title=' 'metrics-file=' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'allow-other-user' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __rss-publish_parse_subcommand -r 1 'version'
@@ -88,12 +88,13 @@ complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_o
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" site-url' -l 'site-url' -d 'The URL the publish directory is served at, for atom.xml\'s links (ends with /). (default: none (atom.xml then has no self link); env FEEDMILL_SITE_URL)' -rfka ''
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" title' -l 'title' -d 'Title of atom.xml and index.html. (default: Feedmill; env FEEDMILL_TITLE)' -rfka ''
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" metrics-file' -l 'metrics-file' -d 'Write Prometheus text-format metrics here (node_exporter\'s textfile collector), atomically. (default: none written; env FEEDMILL_METRICS_FILE)' -rF
-complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" config' -l 'config' -d 'Configuration file (default: $FEEDMILL_CONFIG, else ./feedmill.toml when present).' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'toml\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" config' -l 'config' -d 'Configuration file (default: $FEEDMILL_CONFIG, else the first of ./feedmill.toml, ~/.config/feedmill/feedmill.toml, /etc/feedmill/feedmill.toml that exists).' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'toml\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" print-config' -l 'print-config' -d 'Print the effective settings and where each came from, then exit.'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" log-format' -l 'log-format' -d 'text (readable lines) or json (one object per line). (default: text; env FEEDMILL_LOG_FORMAT)' -rfka 'text json'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" q quiet' -l 'quiet' -s 'q' -d 'Print errors only: no progress, no summary.'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" v verbose' -l 'verbose' -s 'v' -d 'Log every feed, not only failures.'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" now' -l 'now' -d 'Seconds since 1970 to use as the current time everywhere (reproducible runs). (default: the system clock; env SOURCE_DATE_EPOCH)' -rfka ''
+complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" allow-other-user' -l 'allow-other-user' -d 'Write into a data or output directory another user owns (refused by default: files written would not be writable by the owner); as root, what is created there is given the directory\'s owner, group and mode. (env FEEDMILL_ALLOW_OTHER_USER=1)'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" version' -l 'version' -d 'Show the version.'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_positional "rss-publish" -eq 1' -fa 'help' -d 'Show subcommand help information.'

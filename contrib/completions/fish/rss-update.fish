@@ -20,7 +20,7 @@ function __rss-update_parse_tokens -S
     set -l unparsed_tokens (__rss-update_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-update'
-        __rss-update_parse_subcommand 0 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'data-dir=' 'concurrency=' 'per-host=' 'deadline=' 'metrics-file=' 'keep-items=' 'keep-days=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'proxy=' 'max-size=' 'record=' 'replay=' 'stale-after=' 'limit=' 'feed=+' 'all' 'dry-run' 'shard=' 'version' 'h/help'
+        __rss-update_parse_subcommand 0 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'allow-other-user' 'data-dir=' 'concurrency=' 'per-host=' 'deadline=' 'metrics-file=' 'keep-items=' 'keep-days=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'proxy=' 'max-size=' 'record=' 'replay=' 'stale-after=' 'limit=' 'feed=+' 'all' 'dry-run' 'shard=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __rss-update_parse_subcommand -r 1 'version'
@@ -77,12 +77,13 @@ function __rss-update_custom_completion
 end
 
 complete -c 'rss-update' -f
-complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" config' -l 'config' -d 'Configuration file (default: $FEEDMILL_CONFIG, else ./feedmill.toml when present).' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'toml\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" config' -l 'config' -d 'Configuration file (default: $FEEDMILL_CONFIG, else the first of ./feedmill.toml, ~/.config/feedmill/feedmill.toml, /etc/feedmill/feedmill.toml that exists).' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'toml\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" print-config' -l 'print-config' -d 'Print the effective settings and where each came from, then exit.'
 complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" log-format' -l 'log-format' -d 'text (readable lines) or json (one object per line). (default: text; env FEEDMILL_LOG_FORMAT)' -rfka 'text json'
 complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" q quiet' -l 'quiet' -s 'q' -d 'Print errors only: no progress, no summary.'
 complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" v verbose' -l 'verbose' -s 'v' -d 'Log every feed, not only failures.'
 complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" now' -l 'now' -d 'Seconds since 1970 to use as the current time everywhere (reproducible runs). (default: the system clock; env SOURCE_DATE_EPOCH)' -rfka ''
+complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" allow-other-user' -l 'allow-other-user' -d 'Write into a data or output directory another user owns (refused by default: files written would not be writable by the owner); as root, what is created there is given the directory\'s owner, group and mode. (env FEEDMILL_ALLOW_OTHER_USER=1)'
 complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" data-dir' -l 'data-dir' -d 'Directory holding all_feeds.sqlite and the feed_<id>.sqlite files. (default: ./data; env FEEDMILL_DATA_DIR)' -rfa '(__rss-update_complete_directories)'
 complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" concurrency' -l 'concurrency' -d 'Transfers in flight at most (1-256). (default: 16; env FEEDMILL_CONCURRENCY)' -rfka ''
 complete -c 'rss-update' -n '__rss-update_should_offer_completions_for_flags_or_options "rss-update" per-host' -l 'per-host' -d 'Transfers in flight to one host at most. (default: 2; env FEEDMILL_PER_HOST)' -rfka ''
