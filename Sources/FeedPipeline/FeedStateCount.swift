@@ -6,12 +6,11 @@ import FeedStorage
 /// alert on "feeds failing for a day" needs, whatever the number of feeds (counts, never one
 /// series per feed).
 ///
-/// States are the health page's (`ok`, `failing`, `never-fetched`, `gone`); ``state(of:)`` is
-/// the one place a feed's state is decided here, so that it can give way to the page's own
-/// decision (`FeedHealth`) without the metrics changing shape.
+/// States are the health page's (`ok`, `failing`, `never-fetched`, `gone`): ``state(of:)``
+/// asks `FeedHealth.State.of`, the one decision the page makes too.
 public struct FeedStateCount: Sendable, Equatable {
     /// Every state, in the order the metrics list them.
-    public static let states = ["ok", "failing", "never-fetched", "gone"]
+    public static let states = [FeedHealth.State.ok, .failing, .neverFetched, .gone].map(\.rawValue)
     /// The ages ``withoutSuccess`` counts by, as their label values and in seconds.
     public static let ages: [(label: String, seconds: Int64)] = [("1h", 3_600), ("6h", 21_600), ("1d", 86_400), ("7d", 604_800)]
 
@@ -45,10 +44,10 @@ public struct FeedStateCount: Sendable, Equatable {
 
     /// The feed's state as the health page names it.
     public static func state(of feed: FeedStateRow) -> String {
-        if feed.gone { return "gone" }
-        if feed.consecutiveErrors > 0 || feed.lastErrorKind != nil { return "failing" }
-        if feed.lastAttempt == nil && feed.lastSuccess == nil { return "never-fetched" }
-        return "ok"
+        FeedHealth.State.of(
+            gone: feed.gone, consecutiveErrors: feed.consecutiveErrors, lastErrorKind: feed.lastErrorKind,
+            lastAttempt: feed.lastAttempt, lastSuccess: feed.lastSuccess
+        ).rawValue
     }
 
     public mutating func add(_ feed: FeedStateRow) {
