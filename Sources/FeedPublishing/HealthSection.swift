@@ -14,7 +14,8 @@ enum HealthSection {
     static func html(_ summary: FeedHealthSummary, feeds: [Int64: CatalogFeed], now: Int64, limit: Int = attentionRows) -> String {
         var html = "<section aria-labelledby=\"health\">\n<h2 id=\"health\">Feed health</h2>\n<ul class=\"counts\">\n"
         for (state, count) in summary.byState {
-            html += "<li class=\"\(state.rawValue)\"><strong>\(PageText.grouped(count))</strong> \(words(state))</li>\n"
+            // A zero is not an alarm: only a state that has feeds wears its colour.
+            html += "<li class=\"\(count > 0 ? state.rawValue : "none")\"><strong>\(PageText.grouped(count))</strong> \(words(state))</li>\n"
         }
         html += "</ul>\n"
         let kinds = summary.failingByKind.filter { $0.count > 0 }

@@ -129,5 +129,8 @@ struct HealthPageTests {
         let page = try String(contentsOfFile: publish.outPath + "/index.html", encoding: .utf8)
         #expect(page.contains("Failing feeds (0)") && page.contains("<p>No feed is failing.</p>"))
         #expect(!page.contains("<table class=\"reflow\""))
+        // A zero is not coloured as an alarm.
+        #expect(page.contains("<li class=\"none\"><strong>0</strong> failing</li>"), "\(page)")
+        #expect(page.contains("<li class=\"none\"><strong>0</strong> gone</li>"))
     }
 }
