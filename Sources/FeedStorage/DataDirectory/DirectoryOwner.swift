@@ -81,14 +81,20 @@ public enum CreatedFileOwnership {
     }
 
     /// The same by path, for files another library created (SQLite's); a path that is not
-    /// there (a `-wal` already removed) is passed over, and a link is never followed.
+    /// there (a `-wal` already removed) is passed over. The file is opened without following
+    /// a link and changed through that descriptor, and only a plain file with one name is
+    /// changed: the directory's owner could otherwise swap in a link (or a hard link) to any
+    /// file between a check and a `chmod`, and root would give that file away.
     public static func adopt(paths: [String], in directory: String) {
         guard let owner = foreignOwner(of: directory) else { return }
         for path in paths {
+            let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
             var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            _ = lchown(path, owner.uid, owner.gid)
-            _ = chmod(path, owner.fileMode)
+            guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 else { continue }
+            _ = fchown(descriptor, owner.uid, owner.gid)
+            _ = fchmod(descriptor, owner.fileMode)
         }
     }
 
