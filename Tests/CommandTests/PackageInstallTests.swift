@@ -121,11 +121,10 @@ struct PackageInstallTests {
 
         // "Done means": root on the server, by hand, with no configuration named, reads
         // /etc/feedmill/feedmill.toml and refuses to write into the service's data directory.
-        // Part A of issue 42 (the configuration search path, the owner check) makes this true;
-        // until it is in the build this is a known issue, and once it is the assertions count.
+        // Asserted unconditionally: a build without the owner check must fail here.
         let help = try scratch.run(["rss-update", "--help"])
-        let ownerCheckBuilt = help.stdout.contains("--allow-other-user")
-        let doneMeans = {
+        #expect(help.stdout.contains("--allow-other-user"), "\(help.stdout)")
+        do {
             let shown = try scratch.run(["rss-update", "--print-config"])
             let dataDir = shown.stdout.split(separator: "\n").first { $0.hasPrefix("data-dir ") } ?? ""
             #expect(dataDir.contains(#""/var/lib/feedmill/data""#) && dataDir.contains("/etc/feedmill/feedmill.toml"), "\(shown.stdout)\(shown.stderr)")
@@ -135,11 +134,6 @@ struct PackageInstallTests {
             #expect(byHand.stderr.contains("sudo -u feedmill rss-update --feed \(feed)"), "\(byHand.stderr)")
             let asOwner = try scratch.run(["runuser", "-u", "feedmill", "--", "env", "HOME=/var/lib/feedmill", "rss-update", "--feed", String(feed), "--allow-private-networks"])
             #expect(asOwner.status == 0, "run as the line says, it works: \(asOwner.stderr)")
-        }
-        if ownerCheckBuilt {
-            try doneMeans()
-        } else {
-            withKnownIssue("part A of issue 42 (configuration in /etc, owner check) is not in this build") { try doneMeans() }
         }
         // Whatever happened, nothing in the data directory belongs to root now.
         let owners = try scratch.run(["find", "/var/lib/feedmill", "!", "-user", "feedmill"])
