@@ -227,22 +227,11 @@ struct OwnershipTests {
         return result
     }
 
-    /// Runs a built binary as another user (util-linux's setpriv), with no configuration file.
+    /// Runs a built binary as another user (``Executable/runCapturing(_:environment:as:)``),
+    /// with no configuration file unless the environment names one.
     static func run(
         _ executable: Executable, _ arguments: [String], as uid: uid_t, group gid: gid_t? = nil, environment: [String: String] = [:]
     ) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=\(uid)", "--regid=\(gid ?? uid)", "--clear-groups", "--", executable.url.path] + arguments
-        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDMILL_") && !$0.key.lowercased().hasSuffix("_proxy") }
-        inherited["FEEDMILL_CONFIG"] = "none"
-        inherited.merge(environment) { $1 }
-        process.environment = inherited
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-        let output = Output(process)
-        process.waitUntilExit()
-        return (process.terminationStatus, output.stdout(), output.stderr())
+        try executable.runCapturing(arguments, environment: environment, as: (uid, gid ?? uid))
     }
 }
