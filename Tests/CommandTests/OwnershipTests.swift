@@ -47,6 +47,31 @@ struct OwnershipTests {
         #expect(try Self.owners(run.data) == before)
     }
 
+    /// A data directory named through a link is its target's: root is refused there as in the
+    /// directory itself, with --allow-other-user gives the target's owner what it creates, and
+    /// the owner is not refused for the link's owner (root, who made it).
+    @Test func aDataDirectoryNamedThroughALinkIsTheTargetsOwners() throws {
+        let run = try BinaryRun(feeds: 1)
+        let real = run.root.url.path + "/real", link = run.root.url.path + "/data-link"
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+        #expect(chown(real, Self.unnamed, 4243) == 0 && chmod(real, 0o750) == 0)
+        #expect(symlink(real, link) == 0)
+        let options = ["--data-dir", link, "--allow-private-networks"]
+        let refused = try run.create.runCapturing(["--opml", run.server.baseURL + "/list.opml"] + options)
+        #expect(refused.status == 77, "\(refused.stderr)")
+        #expect(refused.stderr.contains("belongs to uid 4242, and this is root"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: real).isEmpty, "nothing written")
+        let allowed = try run.create.runCapturing(["--opml", run.server.baseURL + "/list.opml", "--allow-other-user"] + options)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        let files = try Self.owners(real)
+        #expect(files.keys.contains("all_feeds.sqlite") && files.keys.contains(".feedmill.lock"), "\(files)")
+        for (name, owner) in files {
+            #expect(owner == "4242:4243 0640", "\(name)")
+        }
+        let asOwner = try Self.run(run.update, ["--all"] + options, as: Self.unnamed, group: 4243)
+        #expect(asOwner.status == 0, "the owner through the link root made: \(asOwner.stderr)")
+    }
+
     /// The line "Done means" matches: a named owner, and the command as given.
     @Test func theRefusalNamesTheOwnerAndTheSudoLineAsGiven() throws {
         let run = try BinaryRun(feeds: 1)

@@ -26,6 +26,16 @@ public struct FileOwnership: Sendable, Equatable {
         return FileOwnership(uid: info.st_uid, gid: info.st_gid, mode: info.st_mode & 0o7777)
     }
 
+    /// The owner and mode of the directory a path leads to, through links: a data directory
+    /// named by a link (`/var/lib/feedmill/data` → `/srv/feedmill`) is the target's, whose
+    /// owner the files written there must suit; the link's own owner (root, who made it)
+    /// would let root write there unchecked and refuse the service its own directory.
+    public static func ofDirectory(_ path: String) -> FileOwnership? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileOwnership(uid: info.st_uid, gid: info.st_gid, mode: info.st_mode & 0o7777)
+    }
+
     /// `feedmill:feedmill`, or the numbers where the system has no name.
     public var ownerAndGroup: String { Accounts.userName(uid) + ":" + Accounts.groupName(gid) }
 
@@ -100,7 +110,7 @@ public enum CreatedFileOwnership {
 
     /// The directory's ownership when this process is root and the directory is not root's.
     static func foreignOwner(of directory: String, euid: uid_t = geteuid()) -> FileOwnership? {
-        guard euid == 0, let owner = FileOwnership.of(directory), owner.uid != 0 else { return nil }
+        guard euid == 0, let owner = FileOwnership.ofDirectory(directory), owner.uid != 0 else { return nil }
         return owner
     }
 }

@@ -22,11 +22,11 @@ public struct OtherUserPolicy: Sendable, Equatable {
         self.commandLine = commandLine
     }
 
-    /// Refuses writing into `directory` (when it exists) unless this process's effective
-    /// user owns it or other users are allowed.
+    /// Refuses writing into `directory` (when it exists; through a link, the directory it
+    /// leads to) unless this process's effective user owns it or other users are allowed.
     /// - Parameter role: how the message names the directory: `data directory`, `output directory`.
     public func check(writingInto directory: String, role: String, euid: uid_t = geteuid()) throws(OtherOwnerRefusal) {
-        guard !allowOtherUser, let owner = FileOwnership.of(directory), owner.uid != euid else { return }
+        guard !allowOtherUser, let owner = FileOwnership.ofDirectory(directory), owner.uid != euid else { return }
         throw OtherOwnerRefusal(directory: directory, role: role, owner: owner.uid, runner: euid, commandLine: commandLine)
     }
 }
