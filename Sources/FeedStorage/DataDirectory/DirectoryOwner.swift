@@ -51,6 +51,7 @@ public struct FileOwnership: Sendable, Equatable {
 
 /// User and group names, for messages: the name when the system has one, else the number.
 public enum Accounts {
+    /// The user's name, else the number: what `owned by root:root` needs.
     public static func userName(_ uid: uid_t) -> String { knownUserName(uid) ?? String(uid) }
 
     /// The name the password database gives `uid`, if any.
@@ -62,6 +63,7 @@ public enum Accounts {
         return String(cString: name)
     }
 
+    /// The group's name, else the number.
     public static func groupName(_ gid: gid_t) -> String {
         var entry = group()
         var result: UnsafeMutablePointer<group>?

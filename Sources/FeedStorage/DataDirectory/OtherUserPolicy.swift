@@ -34,9 +34,13 @@ public struct OtherUserPolicy: Sendable, Equatable {
 /// A writing command run by a user who does not own the directory: exit 77 (EX_NOPERM).
 public struct OtherOwnerRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     public var directory: String
+    /// How the message names the directory: `data directory`, `output directory`.
     public var role: String
+    /// The directory's owner: who the `sudo -u` line runs as.
     public var owner: uid_t
+    /// This process's effective user, refused.
     public var runner: uid_t
+    /// The command as given, re-quoted into the `sudo -u` line.
     public var commandLine: [String]
 
     public init(directory: String, role: String, owner: uid_t, runner: uid_t, commandLine: [String]) {
