@@ -114,7 +114,7 @@ public enum ConfigFileLocator {
             throw SettingsError(message: "configuration file \(path) (from \(source)) does not exist", exitStatus: ExitStatus.noInput)
         }
         let data: [UInt8]
-        switch ConfigFileBytes.read(path) {
+        switch SmallFile.read(path) {
         case .success(let bytes):
             data = bytes
         case .failure(let failure):

@@ -4,11 +4,12 @@ import FeedBasics
 import Glibc
 #endif
 
-/// A configuration file's bytes, read only from a plain file of a sane size. Why not
-/// `FileManager.contents(atPath:)`: a FIFO at `./feedmill.toml` (or a link to one) made every
-/// command wait forever for a writer, and a link to `/dev/zero` read until memory ran out.
-enum ConfigFileBytes {
-    /// Larger than any configuration a person writes by a wide margin.
+/// The bytes of a small file Feedmill reads whole (the configuration file, the metrics file it
+/// is about to replace), read only from a plain file of a sane size. Why not
+/// `FileManager.contents(atPath:)`: it calls a directory, a FIFO or a device "Input/output
+/// error (EIO)", and has no limit.
+enum SmallFile {
+    /// Larger than any configuration or metrics file by a wide margin.
     static let limit = 1 << 20
 
     /// Why the bytes were not read.
@@ -24,7 +25,7 @@ enum ConfigFileBytes {
             switch self {
             case .system(let code): return SystemError.describe(code)
             case .notAFile(let kind): return "it is \(kind), not a file"
-            case .tooLarge: return "it is larger than \(ConfigFileBytes.limit / 1_048_576) MiB, which no configuration is"
+            case .tooLarge: return "it is larger than \(SmallFile.limit / 1_048_576) MiB, which no configuration is"
             }
         }
 
