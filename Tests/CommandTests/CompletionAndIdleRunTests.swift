@@ -128,19 +128,11 @@ struct CompletionAndIdleRunTests {
                 _\(command) \(command) '\(words.last ?? "")' '\(words.dropLast().last ?? "")'
                 printf '%s\\n' "${COMPREPLY[@]}"
                 """
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", shell]
             var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDMILL_") }
             environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-            process.environment = environment
-            process.standardOutput = Pipe()
-            process.standardError = Pipe()
-            try process.run()
-            let output = Output(process)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(output.stderr())")
-            return output.stdout().split(separator: "\n").map(String.init)
+            let result = try runToCompletion("/bin/bash", ["-c", shell], environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout.split(separator: "\n").map(String.init)
         }
         #expect(try offered("rss-update", ["rss-update", "--data-dir", run.data, "--feed", ""]) == ["1", "2"])
         #expect(try offered("rss-feeds", ["rss-feeds", "remove", "--data-dir", run.data, ""]) == ["1", "2"])

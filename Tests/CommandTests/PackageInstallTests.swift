@@ -30,17 +30,11 @@ struct PackageInstallTests {
     /// Builds the package from the test's own binaries; returns its bytes.
     static func buildPackage() throws -> Data {
         let out = try TemporaryDirectory()
-        let process = Process()
-        process.executableURL = root.appendingPathComponent("Scripts/build-deb")
-        process.arguments = ["--bin-dir", Executable(name: "rss-update").url.deletingLastPathComponent().path, "--out", out.url.path, "--dev"]
-        process.currentDirectoryURL = root
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-        let output = Output(process)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "Scripts/build-deb: \(output.stderr())")
-        let path = output.stdout().trimmingCharacters(in: .whitespacesAndNewlines)
+        let built = try runToCompletion(
+            root.appendingPathComponent("Scripts/build-deb").path,
+            ["--bin-dir", Executable(name: "rss-update").url.deletingLastPathComponent().path, "--out", out.url.path, "--dev"], in: root)
+        try #require(built.status == 0, "Scripts/build-deb: \(built.stderr)")
+        let path = built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 

@@ -87,3 +87,22 @@ public final class Output: @unchecked Sendable {
     public func stdout() -> String { group.wait(); return String(decoding: out, as: UTF8.self) }
     public func stderr() -> String { group.wait(); return String(decoding: err, as: UTF8.self) }
 }
+
+/// Any program run to completion with its output captured (a shell, `unshare`, a script),
+/// the one way the tests do it: exit status, standard output, standard error.
+/// - Parameter environment: the whole environment; nil inherits the test's.
+public func runToCompletion(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, in directory: URL? = nil
+) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    if let directory { process.currentDirectoryURL = directory }
+    process.standardOutput = Pipe()
+    process.standardError = Pipe()
+    try process.run()
+    let output = Output(process)
+    process.waitUntilExit()
+    return (process.terminationStatus, output.stdout(), output.stderr())
+}
