@@ -14,10 +14,7 @@ import Testing
 struct PackageInstallTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static var isRequired: Bool {
-        let value = ProcessInfo.processInfo.environment["FEEDMILL_REQUIRE_PACKAGE_TEST"]?.lowercased() ?? ""
-        return !value.isEmpty && value != "0" && value != "false" && value != "no"
-    }
+    static var isRequired: Bool { TestRequirement.isRequired(by: "FEEDMILL_REQUIRE_PACKAGE_TEST", underCI: false) }
 
     static var shouldRun: Bool { isRequired || (ScratchRoot.isAvailable && InstalledTool.exists("dpkg-deb") && InstalledTool.exists("dpkg-shlibdeps")) }
 
