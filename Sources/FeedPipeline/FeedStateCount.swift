@@ -50,6 +50,7 @@ public struct FeedStateCount: Sendable, Equatable {
         ).rawValue
     }
 
+    /// Counts one feed: its state, and when failing its kind and how long since it last succeeded.
     public mutating func add(_ feed: FeedStateRow) {
         let state = Self.state(of: feed)
         byState[state, default: 0] += 1

@@ -6,9 +6,16 @@ import FeedStorage
 enum PageText {
     /// `<time datetime="2026-11-27T07:55:12Z">2026-11-27 07:55 UTC</time>`: the one date
     /// format on the page (the stylesheet keeps a time on one line).
+    /// A time outside the years 1000 to 9999 (a catalog value written by a clock gone wrong,
+    /// or by hand) has no four-digit year, so no valid `datetime`: it is said as the number
+    /// it is, not as a malformed element.
     static func time(_ seconds: Int64) -> String {
-        "<time datetime=\"\(CivilDate.rfc3339(seconds))\">\(timeText(seconds))</time>"
+        guard representable.contains(seconds) else { return "<span class=\"time\">an impossible time (Unix \(seconds))</span>" }
+        return "<time datetime=\"\(CivilDate.rfc3339(seconds))\">\(timeText(seconds))</time>"
     }
+
+    /// 1000-01-01T00:00:00Z to 9999-12-31T23:59:59Z.
+    static let representable: ClosedRange<Int64> = -30_610_224_000...253_402_300_799
 
     /// `2026-11-27 07:55 UTC`.
     static func timeText(_ seconds: Int64) -> String {

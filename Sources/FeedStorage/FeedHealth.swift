@@ -112,10 +112,13 @@ public struct FeedHealthSummary: Sendable, Equatable {
         oldestSuccess = oldest
     }
 
+    /// Feeds in `state` (0 when none), for a headline such as the page's "(60 failing)".
     public func count(_ state: FeedHealth.State) -> Int {
         byState.first { $0.state == state }?.count ?? 0
     }
 
+    /// Equal when the feeds and the oldest success are: the counts are computed from the
+    /// feeds alone (and, as arrays of tuples, cannot be compared by themselves).
     public static func == (a: Self, b: Self) -> Bool {
         a.feeds == b.feeds && a.oldestSuccess == b.oldestSuccess
     }

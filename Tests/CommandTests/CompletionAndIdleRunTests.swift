@@ -82,6 +82,34 @@ struct CompletionAndIdleRunTests {
         #expect(try run.listing(run.data) == before, "completion writes nothing into the data directory")
     }
 
+    /// Tab runs the command over whatever lies in the data directory: a catalog that is
+    /// damaged or is a FIFO (where a read-only open waits for a writer, and the shell with it)
+    /// offers nothing, at once, with status 0 and nothing on stderr.
+    @Test func aDamagedCatalogOrAFIFOOffersNothingAtOnce() throws {
+        let run = try BinaryRun(feeds: 1)
+        let data = run.root.url.path + "/odd"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let catalog = data + "/all_feeds.sqlite"
+        var generator = SeededGenerator.announced()
+        let damaged = Data("SQLite format 3\u{0}".utf8) + Data((0..<8_192).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try damaged.write(to: URL(fileURLWithPath: catalog))
+        for kind in ["damaged", "fifo"] {
+            if kind == "fifo" { #expect(unlink(catalog) == 0 && mkfifo(catalog, 0o644) == 0) }
+            let process = try Executable(name: "rss-update").start(
+                ["---completion", "--", "--feed", "3", "0", "rss-update", "--data-dir", data, "--feed", ""], captureOutput: true)
+            let output = Output(process)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while process.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            let answered = !process.isRunning
+            // A completion still waiting is stopped, so the test fails instead of hanging.
+            if !answered { process.terminate() }
+            process.waitUntilExit()
+            #expect(answered, "\(kind): answered at once")
+            #expect(process.terminationStatus == 0 && output.stdout().isEmpty && output.stderr().isEmpty, "\(kind): \(output.stderr())")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data) == ["all_feeds.sqlite"], "nothing written")
+    }
+
     /// The whole way, in bash itself: the generated script's completion function, asked as
     /// the shell asks after `rss-update --data-dir DIR --feed <Tab>` and
     /// `rss-feeds remove --data-dir DIR <Tab>`, offers the catalog's feedids.
@@ -100,19 +128,11 @@ struct CompletionAndIdleRunTests {
                 _\(command) \(command) '\(words.last ?? "")' '\(words.dropLast().last ?? "")'
                 printf '%s\\n' "${COMPREPLY[@]}"
                 """
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", shell]
             var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDMILL_") }
             environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-            process.environment = environment
-            process.standardOutput = Pipe()
-            process.standardError = Pipe()
-            try process.run()
-            let output = Output(process)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(output.stderr())")
-            return output.stdout().split(separator: "\n").map(String.init)
+            let result = try runToCompletion("/bin/bash", ["-c", shell], environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout.split(separator: "\n").map(String.init)
         }
         #expect(try offered("rss-update", ["rss-update", "--data-dir", run.data, "--feed", ""]) == ["1", "2"])
         #expect(try offered("rss-feeds", ["rss-feeds", "remove", "--data-dir", run.data, ""]) == ["1", "2"])

@@ -91,17 +91,8 @@ enum EtcOverlay {
         let script = "mount -t overlay overlay -o lowerdir=/etc,upperdir=\(upper),workdir=\(work) /etc || exit 99; "
             + (config.map { "mkdir -p /etc/feedmill && cp '\($0)' /etc/feedmill/feedmill.toml || exit 98; " } ?? "")
             + "exec \"$@\""
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-m", "/bin/sh", "-c", script, "sh", binary.path] + arguments
         var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDMILL_") }
         inherited.merge(environment) { $1 }
-        process.environment = inherited
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-        let output = Output(process)
-        process.waitUntilExit()
-        return (process.terminationStatus, output.stdout(), output.stderr())
+        return try runToCompletion("/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, "sh", binary.path] + arguments, environment: inherited)
     }
 }

@@ -323,7 +323,7 @@ struct DataSafetyTests {
         #expect(try String(contentsOfFile: outsideFile, encoding: .utf8) == "not Feedmill's")
     }
 
-    @Test(.enabled(if: getuid() != 0 || InstalledTool.exists("runuser"), "as root the test publishes through runuser, not installed (Debian package util-linux)"))
+    @Test(.enabled(if: getuid() != 0 || InstalledTool.exists("setpriv"), "as root the test publishes through setpriv, not installed (Debian package util-linux)"))
     func publishingReadsADataDirectoryItCannotWrite() throws {
         let run = try BinaryRun(feeds: 2)
         #expect(try run.createAll().status == 0)
@@ -333,22 +333,14 @@ struct DataSafetyTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: run.data)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: run.data) }
         // As root every directory is writable: publish as an unprivileged user instead.
-        var arguments = [run.publish.url.path, "--data-dir", run.data, "--out", run.out]
+        var user: (uid: UInt32, gid: UInt32)?
         if getuid() == 0 {
-            arguments = ["runuser", "-u", "nobody", "--"] + arguments
+            user = (65534, 65534)
             // Its own output directory: one another user owns is refused (OwnershipTests).
             _ = chown(run.out, 65534, 65534)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(stderr)")
+        let published = try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out], as: user)
+        #expect(published.status == 0, "\(published.stderr)")
         #expect(try PublishHarnessReader.manifest(run.out).feeds.count == 2)
     }
 

@@ -47,6 +47,31 @@ struct OwnershipTests {
         #expect(try Self.owners(run.data) == before)
     }
 
+    /// A data directory named through a link is its target's: root is refused there as in the
+    /// directory itself, with --allow-other-user gives the target's owner what it creates, and
+    /// the owner is not refused for the link's owner (root, who made it).
+    @Test func aDataDirectoryNamedThroughALinkIsTheTargetsOwners() throws {
+        let run = try BinaryRun(feeds: 1)
+        let real = run.root.url.path + "/real", link = run.root.url.path + "/data-link"
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+        #expect(chown(real, Self.unnamed, 4243) == 0 && chmod(real, 0o750) == 0)
+        #expect(symlink(real, link) == 0)
+        let options = ["--data-dir", link, "--allow-private-networks"]
+        let refused = try run.create.runCapturing(["--opml", run.server.baseURL + "/list.opml"] + options)
+        #expect(refused.status == 77, "\(refused.stderr)")
+        #expect(refused.stderr.contains("belongs to uid 4242, and this is root"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: real).isEmpty, "nothing written")
+        let allowed = try run.create.runCapturing(["--opml", run.server.baseURL + "/list.opml", "--allow-other-user"] + options)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        let files = try Self.owners(real)
+        #expect(files.keys.contains("all_feeds.sqlite") && files.keys.contains(".feedmill.lock"), "\(files)")
+        for (name, owner) in files {
+            #expect(owner == "4242:4243 0640", "\(name)")
+        }
+        let asOwner = try Self.run(run.update, ["--all"] + options, as: Self.unnamed, group: 4243)
+        #expect(asOwner.status == 0, "the owner through the link root made: \(asOwner.stderr)")
+    }
+
     /// The line "Done means" matches: a named owner, and the command as given.
     @Test func theRefusalNamesTheOwnerAndTheSudoLineAsGiven() throws {
         let run = try BinaryRun(feeds: 1)
@@ -227,22 +252,11 @@ struct OwnershipTests {
         return result
     }
 
-    /// Runs a built binary as another user (util-linux's setpriv), with no configuration file.
+    /// Runs a built binary as another user (``Executable/runCapturing(_:environment:as:)``),
+    /// with no configuration file unless the environment names one.
     static func run(
         _ executable: Executable, _ arguments: [String], as uid: uid_t, group gid: gid_t? = nil, environment: [String: String] = [:]
     ) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=\(uid)", "--regid=\(gid ?? uid)", "--clear-groups", "--", executable.url.path] + arguments
-        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDMILL_") && !$0.key.lowercased().hasSuffix("_proxy") }
-        inherited["FEEDMILL_CONFIG"] = "none"
-        inherited.merge(environment) { $1 }
-        process.environment = inherited
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-        let output = Output(process)
-        process.waitUntilExit()
-        return (process.terminationStatus, output.stdout(), output.stderr())
+        try executable.runCapturing(arguments, environment: environment, as: (uid, gid ?? uid))
     }
 }

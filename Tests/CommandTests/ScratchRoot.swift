@@ -40,19 +40,12 @@ final class ScratchRoot {
             mount --rbind /dev "$0/merged/dev"
             exec chroot "$0/merged" "$@"
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         let clean = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root", "LANG=C.UTF-8"]
             + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        process.arguments = ["--mount", "--propagation", "private", "/bin/sh", "-c", script, directory.url.path, "/usr/bin/env", "-i"]
-            + clean + arguments
-        process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-        let output = Output(process)
-        process.waitUntilExit()
-        return (process.terminationStatus, output.stdout(), output.stderr())
+        return try runToCompletion(
+            "/usr/bin/unshare",
+            ["--mount", "--propagation", "private", "/bin/sh", "-c", script, directory.url.path, "/usr/bin/env", "-i"] + clean + arguments,
+            environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
     }
 
     /// Puts a file into the scratch root (at `path` inside it) from the host.

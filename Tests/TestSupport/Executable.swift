@@ -10,10 +10,20 @@ public struct Executable {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
     }
 
-    public func start(_ arguments: [String], environment: [String: String] = [:], captureOutput: Bool = false) throws -> Process {
+    /// - Parameter user: run as this uid and gid instead (util-linux's `setpriv`: real and
+    ///   effective ids, no supplementary groups), for a test run as root that must see what
+    ///   the service's user or an unprivileged one sees.
+    public func start(
+        _ arguments: [String], environment: [String: String] = [:], captureOutput: Bool = false, as user: (uid: UInt32, gid: UInt32)? = nil
+    ) throws -> Process {
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        if let user {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", "--", url.path] + arguments
+        } else {
+            process.executableURL = url
+            process.arguments = arguments
+        }
         // Only what the test sets: a FEEDMILL_* variable, a proxy or a certificate bundle in
         // the caller's shell must not leak in.
         let fetching: Set<String> = [
@@ -36,8 +46,10 @@ public struct Executable {
     }
 
     /// Runs to completion: exit status, stdout and stderr.
-    public func runCapturing(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = try start(arguments, environment: environment, captureOutput: true)
+    public func runCapturing(
+        _ arguments: [String], environment: [String: String] = [:], as user: (uid: UInt32, gid: UInt32)? = nil
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = try start(arguments, environment: environment, captureOutput: true, as: user)
         let output = Output(process)
         process.waitUntilExit()
         return (process.terminationStatus, output.stdout(), output.stderr())
@@ -74,4 +86,23 @@ public final class Output: @unchecked Sendable {
 
     public func stdout() -> String { group.wait(); return String(decoding: out, as: UTF8.self) }
     public func stderr() -> String { group.wait(); return String(decoding: err, as: UTF8.self) }
+}
+
+/// Any program run to completion with its output captured (a shell, `unshare`, a script),
+/// the one way the tests do it: exit status, standard output, standard error.
+/// - Parameter environment: the whole environment; nil inherits the test's.
+public func runToCompletion(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, in directory: URL? = nil
+) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    if let directory { process.currentDirectoryURL = directory }
+    process.standardOutput = Pipe()
+    process.standardError = Pipe()
+    try process.run()
+    let output = Output(process)
+    process.waitUntilExit()
+    return (process.terminationStatus, output.stdout(), output.stderr())
 }

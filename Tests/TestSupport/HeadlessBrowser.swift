@@ -53,14 +53,7 @@ public enum HeadlessBrowser {
 
     /// Whether browser tests must run here even without chromium (and then fail): under CI
     /// (`CI` set to anything but `0`/`false`) or with `FEEDMILL_REQUIRE_BROWSER=1`.
-    public static var isRequired: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        func on(_ name: String) -> Bool {
-            guard let value = environment[name]?.lowercased(), !value.isEmpty else { return false }
-            return value != "0" && value != "false" && value != "no"
-        }
-        return on("CI") || on("FEEDMILL_REQUIRE_BROWSER")
-    }
+    public static var isRequired: Bool { TestRequirement.isRequired(by: "FEEDMILL_REQUIRE_BROWSER") }
 
     /// For `.enabled(if:)`.
     public static var shouldRun: Bool { isRequired || (chromium() != nil && axeScript() != nil) }

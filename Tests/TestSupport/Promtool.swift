@@ -24,14 +24,7 @@ public enum Promtool {
     }
 
     /// Whether the checks must run here even without promtool (and then fail).
-    public static var isRequired: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        func on(_ name: String) -> Bool {
-            guard let value = environment[name]?.lowercased(), !value.isEmpty else { return false }
-            return value != "0" && value != "false" && value != "no"
-        }
-        return on("CI") || on("FEEDMILL_REQUIRE_PROMTOOL")
-    }
+    public static var isRequired: Bool { TestRequirement.isRequired(by: "FEEDMILL_REQUIRE_PROMTOOL") }
 
     /// promtool's path, if it is on PATH.
     public static var path: String? {

@@ -56,14 +56,7 @@ public final class S3TestServer: @unchecked Sendable {
 
     /// Whether the S3 tests must run here even without `weed` (and then fail): under CI (`CI`
     /// set to anything but `0`/`false`) or with `FEEDMILL_REQUIRE_S3=1`.
-    public static var isRequired: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        func on(_ name: String) -> Bool {
-            guard let value = environment[name]?.lowercased(), !value.isEmpty else { return false }
-            return value != "0" && value != "false" && value != "no"
-        }
-        return on("CI") || on("FEEDMILL_REQUIRE_S3")
-    }
+    public static var isRequired: Bool { TestRequirement.isRequired(by: "FEEDMILL_REQUIRE_S3") }
 
     /// For `.enabled(if:)`: a test needing the server runs where `weed` is, or where it is
     /// required (and then fails without it, rather than being skipped).

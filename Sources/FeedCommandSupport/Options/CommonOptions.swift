@@ -24,6 +24,8 @@ public struct CommonOptions: ParsableArguments {
     @Option(parsing: .number, help: Settings.now.help)
     public var now: Int64?
 
+    /// Writing into a directory another user owns: refused unless this is given, because
+    /// what root leaves there the service can no longer write (``OtherUserPolicy``).
     @Flag(help: ArgumentHelp(Settings.allowOtherUser.summary + " (env \(Settings.allowOtherUser.environment)=1)"))
     public var allowOtherUser = false
 

@@ -48,8 +48,42 @@ public enum MetricsFile {
     ]
 
     public static func write(_ run: Run, to path: String) throws {
-        let previous = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        let previous = try previousFile(at: path)
         try DurableFiles.write(Array(render(run, previous: previous).utf8), to: path)
+    }
+
+    /// A metrics path that already holds something Feedmill did not write (a typo such as
+    /// `--metrics-file feedmill.toml`, a FIFO, a link): the metrics are not written, and the
+    /// file is left as it is. Feedmill never replaces a file it did not create.
+    public struct NotAMetricsFile: Error, CustomStringConvertible, Equatable {
+        public var path: String
+        /// What is wrong with it: `is not a plain file`, `holds lines that are not feedmill_ metrics`.
+        public var what: String
+
+        public init(path: String, what: String) {
+            self.path = path
+            self.what = what
+        }
+
+        public var description: String {
+            "\(path) \(what), not a metrics file Feedmill wrote: it is left as it is; choose another metrics-file, or remove it"
+        }
+    }
+
+    /// The text of the file this run replaces: nil when there is none; an error when what is
+    /// there is not a plain file of `feedmill_` metrics (an empty file, made ready by a
+    /// person, counts as one).
+    static func previousFile(at path: String) throws(NotAMetricsFile) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw NotAMetricsFile(path: path, what: "is not a plain file") }
+        guard case .success(let bytes) = SmallFile.read(path) else { throw NotAMetricsFile(path: path, what: "cannot be read or is too large") }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let ours = text.split(separator: "\n").allSatisfy { line in
+            line.hasPrefix("feedmill_") || line.hasPrefix("# HELP feedmill_") || line.hasPrefix("# TYPE feedmill_")
+        }
+        guard ours else { throw NotAMetricsFile(path: path, what: "holds lines that are not feedmill_ metrics") }
+        return text
     }
 
     /// The file's text; `previous` is the file this run replaces, if any.

@@ -54,7 +54,9 @@ public enum ConfigFileLocator {
     /// Places 3 to 5 of the search, in order; each counts only when it exists.
     public static func searchPath(environment: [String: String]) -> [String] {
         var userConfig: String?
-        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
+        // A relative XDG_CONFIG_HOME is invalid and ignored, as the XDG specification says
+        // (it would name a different file in every working directory).
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             userConfig = xdg
         } else if let home = environment["HOME"], !home.isEmpty {
             userConfig = home + "/.config"
@@ -111,12 +113,15 @@ public enum ConfigFileLocator {
         if stat(path, &info) != 0, !SystemError.isPermission(errno) {
             throw SettingsError(message: "configuration file \(path) (from \(source)) does not exist", exitStatus: ExitStatus.noInput)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let code = access(path, R_OK) != 0 ? errno : EIO
+        let data: [UInt8]
+        switch SmallFile.read(path) {
+        case .success(let bytes):
+            data = bytes
+        case .failure(let failure):
             throw SettingsError(
-                message: "configuration file \(path) (from \(source)) cannot be read: \(SystemError.describe(code))"
+                message: "configuration file \(path) (from \(source)) cannot be read: \(failure)"
                     + (source == .searchPath ? "; FEEDMILL_CONFIG=none reads no file" : ""),
-                exitStatus: SystemError.isPermission(code) ? ExitStatus.noPermission : ExitStatus.noInput)
+                exitStatus: failure.exitStatus)
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             throw SettingsError(message: "configuration file \(path) (from \(source)) is not UTF-8 text")

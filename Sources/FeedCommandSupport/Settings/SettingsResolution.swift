@@ -188,26 +188,11 @@ public struct ResolvedSettings: Sendable {
         let known = Set(Settings.all.filter { $0.inFile }.map { $0.key })
         for (section, entries) in configFile.sections {
             for (key, entry) in entries where !known.contains(key) {
-                let suggestion = known.min { distance($0, key) < distance($1, key) }
+                let suggestion = known.sorted().min { NearestName.distance($0, key) < NearestName.distance($1, key) }
                 throw SettingsError(
                     message: "\(configFile.path)\(entry.line > 0 ? ":\(entry.line)" : "")\(section.isEmpty ? "" : " [\(section)]"): unknown setting '\(key)'"
-                        + (suggestion.map { distance($0, key) <= 3 ? " (did you mean '\($0)'?)" : "" } ?? ""))
+                        + (suggestion.map { NearestName.distance($0, key) <= 3 ? " (did you mean '\($0)'?)" : "" } ?? ""))
             }
         }
-    }
-
-    /// Edit distance, for "did you mean".
-    private static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

@@ -26,6 +26,16 @@ public struct FileOwnership: Sendable, Equatable {
         return FileOwnership(uid: info.st_uid, gid: info.st_gid, mode: info.st_mode & 0o7777)
     }
 
+    /// The owner and mode of the directory a path leads to, through links: a data directory
+    /// named by a link (`/var/lib/feedmill/data` → `/srv/feedmill`) is the target's, whose
+    /// owner the files written there must suit; the link's own owner (root, who made it)
+    /// would let root write there unchecked and refuse the service its own directory.
+    public static func ofDirectory(_ path: String) -> FileOwnership? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileOwnership(uid: info.st_uid, gid: info.st_gid, mode: info.st_mode & 0o7777)
+    }
+
     /// `feedmill:feedmill`, or the numbers where the system has no name.
     public var ownerAndGroup: String { Accounts.userName(uid) + ":" + Accounts.groupName(gid) }
 
@@ -41,6 +51,7 @@ public struct FileOwnership: Sendable, Equatable {
 
 /// User and group names, for messages: the name when the system has one, else the number.
 public enum Accounts {
+    /// The user's name, else the number: what `owned by root:root` needs.
     public static func userName(_ uid: uid_t) -> String { knownUserName(uid) ?? String(uid) }
 
     /// The name the password database gives `uid`, if any.
@@ -52,6 +63,7 @@ public enum Accounts {
         return String(cString: name)
     }
 
+    /// The group's name, else the number.
     public static func groupName(_ gid: gid_t) -> String {
         var entry = group()
         var result: UnsafeMutablePointer<group>?
@@ -81,20 +93,26 @@ public enum CreatedFileOwnership {
     }
 
     /// The same by path, for files another library created (SQLite's); a path that is not
-    /// there (a `-wal` already removed) is passed over, and a link is never followed.
+    /// there (a `-wal` already removed) is passed over. The file is opened without following
+    /// a link and changed through that descriptor, and only a plain file with one name is
+    /// changed: the directory's owner could otherwise swap in a link (or a hard link) to any
+    /// file between a check and a `chmod`, and root would give that file away.
     public static func adopt(paths: [String], in directory: String) {
         guard let owner = foreignOwner(of: directory) else { return }
         for path in paths {
+            let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
             var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            _ = lchown(path, owner.uid, owner.gid)
-            _ = chmod(path, owner.fileMode)
+            guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 else { continue }
+            _ = fchown(descriptor, owner.uid, owner.gid)
+            _ = fchmod(descriptor, owner.fileMode)
         }
     }
 
     /// The directory's ownership when this process is root and the directory is not root's.
     static func foreignOwner(of directory: String, euid: uid_t = geteuid()) -> FileOwnership? {
-        guard euid == 0, let owner = FileOwnership.of(directory), owner.uid != 0 else { return nil }
+        guard euid == 0, let owner = FileOwnership.ofDirectory(directory), owner.uid != 0 else { return nil }
         return owner
     }
 }

@@ -22,11 +22,11 @@ public struct OtherUserPolicy: Sendable, Equatable {
         self.commandLine = commandLine
     }
 
-    /// Refuses writing into `directory` (when it exists) unless this process's effective
-    /// user owns it or other users are allowed.
+    /// Refuses writing into `directory` (when it exists; through a link, the directory it
+    /// leads to) unless this process's effective user owns it or other users are allowed.
     /// - Parameter role: how the message names the directory: `data directory`, `output directory`.
     public func check(writingInto directory: String, role: String, euid: uid_t = geteuid()) throws(OtherOwnerRefusal) {
-        guard !allowOtherUser, let owner = FileOwnership.of(directory), owner.uid != euid else { return }
+        guard !allowOtherUser, let owner = FileOwnership.ofDirectory(directory), owner.uid != euid else { return }
         throw OtherOwnerRefusal(directory: directory, role: role, owner: owner.uid, runner: euid, commandLine: commandLine)
     }
 }
@@ -34,9 +34,13 @@ public struct OtherUserPolicy: Sendable, Equatable {
 /// A writing command run by a user who does not own the directory: exit 77 (EX_NOPERM).
 public struct OtherOwnerRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     public var directory: String
+    /// How the message names the directory: `data directory`, `output directory`.
     public var role: String
+    /// The directory's owner: who the `sudo -u` line runs as.
     public var owner: uid_t
+    /// This process's effective user, refused.
     public var runner: uid_t
+    /// The command as given, re-quoted into the `sudo -u` line.
     public var commandLine: [String]
 
     public init(directory: String, role: String, owner: uid_t, runner: uid_t, commandLine: [String]) {

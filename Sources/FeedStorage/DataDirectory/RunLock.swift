@@ -27,16 +27,29 @@ public final class RunLock: Sendable {
     /// the second run can name it.
     public init(directory: String) throws(DataDirectoryError) {
         path = DataDirectory(directory).lockPath
-        let existed = access(path, F_OK) == 0
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // Never through a link, and only into a plain file: whoever owns the directory could
+        // otherwise point the lock at any file, and root (`--allow-other-user`) would create,
+        // truncate and give away that file instead.
+        var created = true
+        var descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == EEXIST {
+            created = false
+            descriptor = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        }
+        var info = stat()
+        if descriptor >= 0, fstat(descriptor, &info) != 0 || info.st_mode & S_IFMT != S_IFREG || info.st_nlink != 1 {
+            close(descriptor)
+            throw .unusable(path: directory, reason: Self.notAPlainFile(path))
+        }
         guard descriptor >= 0 else {
             let code = errno
+            if code == ELOOP { throw .unusable(path: directory, reason: Self.notAPlainFile(path)) }
             let reason = "cannot open \(path): \(SystemError.describe(code))"
             // A lock left by a run as another user: its owner, its mode and the chown that fixes it.
             if SystemError.isPermission(code) { throw .denied(path: directory, reason: StorageError.notWritable(path)?.message ?? reason) }
             throw .cannotCreate(path: directory, reason: FileSystemDiagnosis.problem(writing: path).map { "\($0); \(reason)" } ?? reason)
         }
-        if !existed { CreatedFileOwnership.adopt(descriptor: descriptor, in: directory) }
+        if created { CreatedFileOwnership.adopt(descriptor: descriptor, in: directory) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)
             let count = pread(descriptor, &buffer, buffer.count, 0)
@@ -48,6 +61,12 @@ public final class RunLock: Sendable {
         let pid = "\(getpid())\n"
         _ = ftruncate(descriptor, 0)
         _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+    }
+
+    /// The lock's path holds a link, a second name of another file, or something that is not a file.
+    static func notAPlainFile(_ path: String) -> String {
+        "\(path) is not a plain file of its own (a symbolic link, a hard link or a special file): Feedmill never locks or writes "
+            + "through one; remove it when no Feedmill run is using the directory"
     }
 
     /// Locks `directory` itself (a directory can be flocked on Linux) and writes nothing:
