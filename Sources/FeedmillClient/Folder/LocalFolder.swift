@@ -40,7 +40,16 @@ final class LocalFolder {
     }
 
     deinit {
-        if lockDescriptor >= 0 { close(lockDescriptor) }
+        unlock()
+    }
+
+    /// Lets the next sync in: called when a sync ends, so the lock does not wait for the last
+    /// reference to the folder to go (a completion handler on another thread may hold the
+    /// session a moment after `run()` returned, and the caller's next sync was then "busy").
+    func unlock() {
+        guard lockDescriptor >= 0 else { return }
+        close(lockDescriptor)
+        lockDescriptor = -1
     }
 
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }

@@ -22,6 +22,7 @@ final class SyncSession {
     }
 
     func run() async throws(ClientError) -> SyncReport {
+        defer { folder.unlock() }
         report.temporariesRemoved = folder.removeLeftoverTemporaries()
         let manifestURL = url(of: "manifest.json")
         let data = try await download(manifestURL)
