@@ -241,6 +241,34 @@ struct OwnershipTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// A data or output directory not there yet is judged by the directory it would be made
+    /// in: root creating the service's missing directory inside the service's own would leave
+    /// it root's. Refused (77), nothing created; allowed with --allow-other-user.
+    @Test func aMissingDirectoryInsideAnotherUsersDirectoryIsTheirs() throws {
+        let run = try BinaryRun(feeds: 1)
+        let home = run.root.url.path + "/service"
+        #expect(mkdir(home, 0o750) == 0)
+        #expect(chown(home, Self.nobody, 65534) == 0)
+        let data = home + "/data"
+        let create = try run.create.runCapturing(["--opml", run.server.baseURL + "/list.opml", "--data-dir", data, "--allow-private-networks"])
+        #expect(create.status == 77, "\(create.stderr)")
+        #expect(create.stderr.contains("the data directory's parent \(home) belongs to nobody, and this is root"), "\(create.stderr)")
+        #expect(create.stderr.contains("\"sudo -u nobody rss-create --opml "), "\(create.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: data), "nothing created")
+        // The output directory likewise.
+        #expect(try run.createAll().status == 0)
+        let publish = try run.publishAll(into: home + "/pub")
+        #expect(publish.status == 77, "\(publish.stderr)")
+        #expect(publish.stderr.contains("the output directory's parent \(home) belongs to nobody"), "\(publish.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home + "/pub"))
+        // Told to, it writes.
+        let allowed = try run.create.runCapturing(
+            ["--opml", run.server.baseURL + "/list.opml", "--data-dir", data, "--allow-private-networks", "--allow-other-user"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        // A root-owned parent is everyone's starting point: the tests' own data directory
+        // under the root-owned temporary directory was created above without a refusal.
+    }
+
     /// Every file with `uid:gid mode`.
     static func owners(_ directory: String) throws -> [String: String] {
         var result: [String: String] = [:]

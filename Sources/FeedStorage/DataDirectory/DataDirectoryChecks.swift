@@ -40,6 +40,8 @@ extension DataDirectory {
     public func createIfMissing(writer: OtherUserPolicy = OtherUserPolicy()) throws(DataDirectoryError) {
         var info = stat()
         if stat(path, &info) != 0, errno == ENOENT {
+            // Judged before it is made: inside another user's directory it would be this one's.
+            try refuseOtherUser(writer)
             do throws(FileSystemDiagnosis.CreationFailure) {
                 try FileSystemDiagnosis.makeDirectories(path)
             } catch {

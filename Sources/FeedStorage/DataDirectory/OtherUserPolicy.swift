@@ -25,9 +25,28 @@ public struct OtherUserPolicy: Sendable, Equatable {
     /// Refuses writing into `directory` (when it exists; through a link, the directory it
     /// leads to) unless this process's effective user owns it or other users are allowed.
     /// - Parameter role: how the message names the directory: `data directory`, `output directory`.
+    /// A directory not there yet is judged by the nearest one above it that is: one that
+    /// another user owns (root aside: `/tmp`, `/var/lib` are everyone's starting points) is
+    /// that user's place, and root creating the service's missing data directory inside
+    /// `/var/lib/feedmill` would leave it root's.
     public func check(writingInto directory: String, role: String, euid: uid_t = geteuid()) throws(OtherOwnerRefusal) {
-        guard !allowOtherUser, let owner = FileOwnership.ofDirectory(directory), owner.uid != euid else { return }
-        throw OtherOwnerRefusal(directory: directory, role: role, owner: owner.uid, runner: euid, commandLine: commandLine)
+        guard !allowOtherUser else { return }
+        if let owner = FileOwnership.ofDirectory(directory) {
+            guard owner.uid != euid else { return }
+            throw OtherOwnerRefusal(directory: directory, role: role, owner: owner.uid, runner: euid, commandLine: commandLine)
+        }
+        guard let (parent, owner) = Self.nearestExisting(above: directory), owner.uid != euid, owner.uid != 0 else { return }
+        throw OtherOwnerRefusal(directory: parent, role: role + "'s parent", owner: owner.uid, runner: euid, commandLine: commandLine)
+    }
+
+    /// The nearest directory above `path` that exists, with its owner.
+    static func nearestExisting(above path: String) -> (String, FileOwnership)? {
+        var current = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        while current != "/" && !current.isEmpty {
+            current = (current as NSString).deletingLastPathComponent
+            if let owner = FileOwnership.ofDirectory(current.isEmpty ? "/" : current) { return (current.isEmpty ? "/" : current, owner) }
+        }
+        return nil
     }
 }
 
