@@ -14,12 +14,18 @@ public struct FeedStateCount: Sendable, Equatable {
     /// The ages ``withoutSuccess`` counts by, as their label values and in seconds.
     public static let ages: [(label: String, seconds: Int64)] = [("1h", 3_600), ("6h", 21_600), ("1d", 86_400), ("7d", 604_800)]
 
+    /// The counts the health page shows too (``FeedStateTally``).
+    private var tally = FeedStateTally()
     /// Feeds by state; every state is a key.
-    public private(set) var byState: [String: Int] = Dictionary(uniqueKeysWithValues: states.map { ($0, 0) })
+    public var byState: [String: Int] {
+        Dictionary(uniqueKeysWithValues: FeedHealth.State.allCases.map { ($0.rawValue, tally.byState[$0] ?? 0) })
+    }
     /// Failing feeds by the kind of their last failure; every ``FailureKind`` is a key.
-    public private(set) var failingByKind: [String: Int] = Dictionary(uniqueKeysWithValues: FailureKind.allCases.map { ($0.rawValue, 0) })
+    public var failingByKind: [String: Int] {
+        Dictionary(uniqueKeysWithValues: FailureKind.allCases.map { ($0.rawValue, tally.failingByKind[$0] ?? 0) })
+    }
     /// The oldest last success of a feed that is not gone; `nil` when none has succeeded.
-    public private(set) var oldestSuccess: Int64?
+    public var oldestSuccess: Int64? { tally.oldestSuccess }
     /// Feeds failing now whose last success is older than each of ``ages`` (by label).
     public private(set) var withoutSuccess: [String: Int] = Dictionary(uniqueKeysWithValues: ages.map { ($0.label, 0) })
     /// Feeds failing now that have never succeeded: how long they have failed is not recorded.
@@ -43,22 +49,17 @@ public struct FeedStateCount: Sendable, Equatable {
     }
 
     /// The feed's state as the health page names it.
-    public static func state(of feed: FeedStateRow) -> String {
+    public static func state(of feed: FeedStateRow) -> FeedHealth.State {
         FeedHealth.State.of(
             gone: feed.gone, consecutiveErrors: feed.consecutiveErrors, lastErrorKind: feed.lastErrorKind,
-            lastAttempt: feed.lastAttempt, lastSuccess: feed.lastSuccess
-        ).rawValue
+            lastAttempt: feed.lastAttempt, lastSuccess: feed.lastSuccess)
     }
 
     /// Counts one feed: its state, and when failing its kind and how long since it last succeeded.
     public mutating func add(_ feed: FeedStateRow) {
         let state = Self.state(of: feed)
-        byState[state, default: 0] += 1
-        guard state != "gone" else { return }
-        if let lastSuccess = feed.lastSuccess { oldestSuccess = min(oldestSuccess ?? lastSuccess, lastSuccess) }
-        guard state == "failing" else { return }
-        // A failure without its kind (written by hand) is counted as the catalog reads unknown kinds.
-        failingByKind[(feed.lastErrorKind ?? .storage).rawValue, default: 0] += 1
+        tally.add(state, kind: feed.lastErrorKind, lastSuccess: feed.lastSuccess)
+        guard state == .failing else { return }
         guard let lastSuccess = feed.lastSuccess else {
             neverSucceeded += 1
             return

@@ -97,19 +97,11 @@ public struct FeedHealthSummary: Sendable, Equatable {
 
     public init(_ catalogFeeds: [CatalogFeed]) {
         feeds = catalogFeeds.map(FeedHealth.init).sorted(by: FeedHealth.attentionOrder)
-        var states: [FeedHealth.State: Int] = [:]
-        var kinds: [FailureKind: Int] = [:]
-        var oldest: Int64?
-        for feed in feeds {
-            states[feed.state, default: 0] += 1
-            if feed.state == .failing, let kind = feed.failureKind { kinds[kind, default: 0] += 1 }
-            if feed.state == .failing || feed.state == .ok, let success = feed.lastSuccess {
-                oldest = Swift.min(oldest ?? success, success)
-            }
-        }
-        byState = FeedHealth.State.allCases.map { ($0, states[$0] ?? 0) }
-        failingByKind = FailureKind.allCases.map { ($0, kinds[$0] ?? 0) }
-        oldestSuccess = oldest
+        var tally = FeedStateTally()
+        for feed in feeds { tally.add(feed.state, kind: feed.failureKind, lastSuccess: feed.lastSuccess) }
+        byState = FeedHealth.State.allCases.map { ($0, tally.byState[$0] ?? 0) }
+        failingByKind = FailureKind.allCases.map { ($0, tally.failingByKind[$0] ?? 0) }
+        oldestSuccess = tally.oldestSuccess
     }
 
     /// Feeds in `state` (0 when none), for a headline such as the page's "(60 failing)".
@@ -121,6 +113,26 @@ public struct FeedHealthSummary: Sendable, Equatable {
     /// feeds alone (and, as arrays of tuples, cannot be compared by themselves).
     public static func == (a: Self, b: Self) -> Bool {
         a.feeds == b.feeds && a.oldestSuccess == b.oldestSuccess
+    }
+}
+
+/// Feeds by state, failing feeds by kind, and the oldest last success of a live feed: the one
+/// count the health page (from whole records) and the metrics (from a few columns, for speed)
+/// both show, so the two cannot say different numbers for one catalog.
+public struct FeedStateTally: Sendable, Equatable {
+    public private(set) var byState: [FeedHealth.State: Int] = [:]
+    /// Failing feeds only; a failure without its kind counts as `storage`, as the catalog
+    /// reads a kind it does not know.
+    public private(set) var failingByKind: [FailureKind: Int] = [:]
+    /// Among failing and ok feeds (gone feeds will not come back); nil while none succeeded.
+    public private(set) var oldestSuccess: Int64?
+
+    public init() {}
+
+    public mutating func add(_ state: FeedHealth.State, kind: FailureKind?, lastSuccess: Int64?) {
+        byState[state, default: 0] += 1
+        if state == .failing { failingByKind[kind ?? .storage, default: 0] += 1 }
+        if state == .failing || state == .ok, let lastSuccess { oldestSuccess = Swift.min(oldestSuccess ?? lastSuccess, lastSuccess) }
     }
 }
 
