@@ -64,11 +64,6 @@ public enum ConfigFileLocator {
         return ["./" + defaultName] + (userConfig.map { [$0 + "/feedmill/" + defaultName] } ?? []) + [systemPath]
     }
 
-    /// The search as `feedmill.toml(5)` and `--help` say it, in one line.
-    public static let searchPathText =
-        "--config PATH, else $FEEDMILL_CONFIG (none: no file), else the first of ./feedmill.toml, "
-        + "$XDG_CONFIG_HOME/feedmill/feedmill.toml (~/.config/feedmill/feedmill.toml) and \(systemPath) that exists"
-
     /// - Parameter exists: whether a place of the search path holds a file (tests pass their own).
     public static func load(
         commandLine path: String?, environment: [String: String],
