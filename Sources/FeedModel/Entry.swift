@@ -5,7 +5,9 @@ public enum EntryIDSource: String, Sendable, Codable {
     case native
     /// No native id: the permalink.
     case permalink
-    /// Neither: a hash of title, date and summary.
+    /// Neither, but an identifier from another vocabulary (YouTube's `yt:videoId`).
+    case namespaced
+    /// None of those: a hash of title, date and summary.
     case contentHash = "content-hash"
 }
 

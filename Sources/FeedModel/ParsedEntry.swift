@@ -5,6 +5,11 @@
 public struct ParsedEntry: Sendable, Equatable {
     /// Atom `id`, RSS `guid`, RDF `rdf:about`, JSON Feed `id`, as written.
     public var nativeID: String?
+    /// An identifier of another vocabulary, with its prefix: `yt:video:` + YouTube's
+    /// `yt:videoId` (the form YouTube's own Atom `id` takes). The id of an entry that has no
+    /// native id and no permalink, so that entries telling themselves apart only by it stay
+    /// apart.
+    public var namespacedID: String?
     /// RSS `guid isPermaLink`; `true` when the attribute is absent, as RSS 2.0 specifies.
     public var guidIsPermaLink: Bool = true
     /// Atom `link` elements, and `atom:link` inside RSS items.

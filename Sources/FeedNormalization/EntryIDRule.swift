@@ -6,7 +6,9 @@ import FeedModel
 /// 1. The native id (Atom `id`, RSS `guid`, RDF `rdf:about`, JSON Feed `id`), trimmed and
 ///    otherwise exact: no case folding, no URL rewriting, since publishers compare them exactly.
 /// 2. Otherwise the permalink.
-/// 3. Otherwise `urn:feedmill:entry:` and the first 32 hex digits of SHA-256 over the title,
+/// 3. Otherwise an identifier of another vocabulary the entry carries (`yt:video:` and YouTube's
+///    `yt:videoId`): ranked below the permalink so that no id stored before it was read changes.
+/// 4. Otherwise `urn:feedmill:entry:` and the first 32 hex digits of SHA-256 over the title,
 ///    the date text and the summary *as written in the feed* (not as normalised), so that a
 ///    later change to Feedmill's normalisation never changes a stored id.
 ///
@@ -18,6 +20,9 @@ public enum EntryIDRule {
         }
         if let permalink, !permalink.isEmpty {
             return (permalink, .permalink)
+        }
+        if let namespaced = entry.namespacedID?.trimmingASCIIWhitespace(), !namespaced.isEmpty {
+            return (namespaced, .namespaced)
         }
         return ("urn:feedmill:entry:" + contentHash(entry), .contentHash)
     }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import FeedNormalization
 
-@Suite("id: native, else permalink, else content hash; never empty, stable")
+@Suite("id: native, else permalink, else a namespaced identifier, else content hash; never empty, stable")
 struct EntryIDRuleTests {
     private func entry(id: String? = nil, title: String? = "T", date: String? = "2003-12-13", summary: String? = "S") -> ParsedEntry {
         var entry = ParsedEntry()
@@ -40,6 +40,20 @@ struct EntryIDRuleTests {
         #expect(EntryIDRule.id(for: entry(title: "Other"), permalink: nil).id != first.id)
         #expect(EntryIDRule.id(for: entry(date: "2004"), permalink: nil).id != first.id)
         #expect(EntryIDRule.id(for: entry(summary: "Other"), permalink: nil).id != first.id)
+    }
+
+    /// YouTube's `yt:videoId` (issue 50): the id of an entry with no native id and no
+    /// permalink, below both so that no id stored before it was read changes.
+    @Test func aNamespacedIdentifierAfterThePermalinkBeforeTheHash() {
+        var video = entry()
+        video.namespacedID = " yt:video:abc "
+        #expect(EntryIDRule.id(for: video, permalink: nil) == ("yt:video:abc", .namespaced))
+        #expect(EntryIDRule.id(for: video, permalink: "https://e.com/p") == ("https://e.com/p", .permalink))
+        video.nativeID = "yt:video:native"
+        #expect(EntryIDRule.id(for: video, permalink: "https://e.com/p") == ("yt:video:native", .native))
+        var blank = entry()
+        blank.namespacedID = "  "
+        #expect(EntryIDRule.id(for: blank, permalink: nil).source == .contentHash)
     }
 
     @Test func anEntryWithNothingStillGetsAnID() {

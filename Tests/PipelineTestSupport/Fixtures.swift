@@ -49,3 +49,12 @@ public func readerFieldsFixtures() throws -> URL {
     }
     return url
 }
+
+/// The folder of `Fixtures/feed-shapes`: four shapes real publishers use, each in a file named
+/// for it (its README).
+public func feedShapesFixtures() throws -> URL {
+    guard let url = Bundle.module.url(forResource: "feed-shapes", withExtension: nil, subdirectory: "Fixtures") else {
+        throw FixtureError.missing("Fixtures/feed-shapes")
+    }
+    return url
+}

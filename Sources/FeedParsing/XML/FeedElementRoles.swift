@@ -144,8 +144,17 @@ extension FeedElementHandler {
             let scheme = name == .category ? attributes.value("domain") : nil
             collect(.category(scheme: scheme), element: name.rawValue, pushedBase: pushedBase)
         case (_, .enclosure) where rss:
-            appendEnclosure(url: attributes.value("url"), type: attributes.value("type"), length: attributes.value("length"))
+            // `href` where RSS says `url`: some publishers write it Atom's way.
+            appendEnclosure(
+                url: attributes.value("url") ?? attributes.value("href"), type: attributes.value("type"),
+                length: attributes.value("length"))
             push(.other, pushedBase)
+        case (_, .categories) where rss || atom:
+            // `<categories><category>…</category></categories>`: a wrapper some publishers put
+            // around an item's categories; they are the entry's own.
+            push(.container, pushedBase)
+        case (.youtube, .videoId):
+            collect(.namespacedID(prefix: "yt:video:"), element: "yt:videoId", pushedBase: pushedBase)
         case (.content, .encoded):
             collect(.content, kind: .html, capturesMarkup: true, element: "content:encoded", pushedBase: pushedBase)
         case (.dc, .date):
@@ -324,7 +333,9 @@ extension FeedElementHandler {
     /// An Atom `<link>` without `href` whose URL is its text, as Atom 0.3-era feeds wrote it
     /// (`<link rel="alternate">https://…</link>`): read as if the text were its `href`.
     private func collectLinkText(_ attributes: SAXAttributes, pushedBase: Bool) {
-        collect(.linkText(rel: attributes.value("rel"), type: attributes.value("type")), element: "link", pushedBase: pushedBase)
+        collect(
+            .linkText(rel: attributes.value("rel"), type: attributes.value("type"), length: attributes.value("length")), element: "link",
+            pushedBase: pushedBase)
     }
 
     /// Length and duration as whole numbers (a fractional duration, `12.5`, cut to `12`);

@@ -42,10 +42,12 @@ extension FeedElementHandler {
             if !value.isEmpty { pendingAuthorName = value }
         case .authorEmail:
             if !value.isEmpty { pendingAuthorEmail = value }
-        case .linkText(let rel, let type):
+        case .linkText(let rel, let type, let length):
             guard !value.isEmpty else { return }
             let link = FeedLink(href: value, rel: rel, type: type, baseChain: baseChain)
             if isInEntry { entry?.mutate { $0.links.append(link) } } else { feed?.links.append(link) }
+            // `<link rel="enclosure">https://…/episode.mp3</link>`: the URL as text, as with `href`.
+            if isInEntry, rel?.lowercased() == "enclosure" { appendEnclosure(url: value, type: type, length: length) }
         case .authorURI:
             if !value.isEmpty { pendingAuthorURI = FeedLink(href: value, baseChain: baseChain) }
         case .feedLanguage:
@@ -87,6 +89,8 @@ extension FeedElementHandler {
             entry?.mutate { if $0.originalLink == nil { $0.originalLink = FeedLink(href: value, baseChain: baseChain) } }
         case .nativeID:
             entry?.mutate { if $0.nativeID == nil { $0.nativeID = value } }
+        case .namespacedID(let prefix):
+            if !value.isEmpty { entry?.mutate { if $0.namespacedID == nil { $0.namespacedID = prefix + value } } }
         case .published(let rank):
             guard rank <= publishedRank else { return }
             let date = FeedDate.parse(value)

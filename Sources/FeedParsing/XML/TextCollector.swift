@@ -18,7 +18,10 @@ enum TextField {
     /// `label`, an Atom `category` holding its term as text.
     case category(scheme: String?, label: String? = nil)
     /// An Atom link written as text, entry or feed level.
-    case linkText(rel: String?, type: String?)
+    case linkText(rel: String?, type: String?, length: String?)
+    /// An identifier from another vocabulary (`yt:videoId`), written as the entry's id when
+    /// it has no guid or id of its own: `prefix` + the text.
+    case namespacedID(prefix: String)
 
     /// A person written as one string, which may turn out to be an element with children.
     var isOneStringPerson: Bool {

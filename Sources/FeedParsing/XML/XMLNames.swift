@@ -3,7 +3,7 @@ import CLibXML2
 /// The vocabularies a feed reader cares about. Several URIs map to one family: every RSS
 /// element namespace is `.rss`, both Atom versions are `.atom`.
 enum XMLNamespace: Equatable {
-    case none, rss, rdf, atom, atom03, content, dc, dcterms, media, feedburner, sy, xhtml, xml, itunes, other
+    case none, rss, rdf, atom, atom03, content, dc, dcterms, media, feedburner, sy, xhtml, xml, itunes, youtube, other
 
     static func classify(uri: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> XMLNamespace {
         guard let uri else {
@@ -46,6 +46,8 @@ enum XMLNamespace: Equatable {
         "http://purl.org/rss/1.0/modules/syndication/": .sy,
         "http://www.w3.org/1999/xhtml": .xhtml,
         "http://www.w3.org/XML/1998/namespace": .xml,
+        // YouTube's channel feeds: `yt:videoId`, the one identifier an entry may have.
+        "http://www.youtube.com/xml/schemas/2015": .youtube,
     ]
 
     /// Namespace names compared without case, as feedparser compares them: feeds write
@@ -56,7 +58,7 @@ enum XMLNamespace: Equatable {
 
     private static let byPrefix: [String: XMLNamespace] = [
         "content": .content, "dc": .dc, "dcterms": .dcterms, "media": .media, "feedburner": .feedburner,
-        "sy": .sy, "atom": .atom, "rdf": .rdf, "xhtml": .xhtml, "xml": .xml, "itunes": .itunes,
+        "sy": .sy, "atom": .atom, "rdf": .rdf, "xhtml": .xhtml, "xml": .xml, "itunes": .itunes, "yt": .youtube,
     ]
 }
 
@@ -67,7 +69,7 @@ enum LocalName: String {
     case ttl, skipHours, hour, skipDays, day
     case encoded, date, creator, subject, modified, issued, created
     case id, summary, content, published, updated, name, email, contributor
-    case origLink, thumbnail, group, comments
+    case origLink, thumbnail, group, comments, categories, videoId
     case duration, subtitle, tagline, icon, logo, language, url, uri
     case updatePeriod, updateFrequency
     case html, div, base, about
