@@ -88,15 +88,16 @@ struct AtomFormatTests {
         #expect(entry.summary == FeedText("<b>Inline</b>", kind: .xhtml))
     }
 
-    @Test func readsTheSourceGearPlanetFeed() throws {
-        let feed = try FeedParser.parse(try fixture("sourcegear-planet.atom.xml"))
+    @Test func readsAPlanetAggregatorFeed() throws {
+        let feed = try FeedParser.parse(try fixture("planet-aggregator.atom.xml"))
         #expect(feed.format == .atom)
-        #expect(feed.title?.value == "SourceGear Blogs")
+        #expect(feed.title?.value == "Example Engineering Blogs")
         #expect(feed.entries.count == 5)
         #expect(feed.diagnostics.isEmpty)
-        let roub = try #require(feed.entries.first)
-        #expect(roub.nativeID == "http://blog.roub.net/2013/05/handling-simultaneous-updates-in-zumero-there-is-no-step-2")
-        #expect(roub.links.map(\.href) == ["http://blog.roub.net/2013/05/handling-simultaneous-updates-in-zumero-there-is-no-step-2.html"])
+        let first = try #require(feed.entries.first)
+        #expect(first.nativeID == "https://ana.example.org/2013/05/merging-offline-edits")
+        #expect(first.links.map(\.href) == ["https://ana.example.org/2013/05/merging-offline-edits.html"])
+        #expect(first.content?.value.contains("That&#8217;s not how work gets done") == true)
         #expect(feed.entries.allSatisfy { $0.updated != nil && $0.published == nil })
         #expect(feed.entries.allSatisfy { $0.content?.kind == .html })
     }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Parsing on many threads at once")
 struct ConcurrencyTests {
     @Test func parallelParsesGiveTheSameResultAsOne() throws {
-        let bytes = try fixture("sourcegear-planet.atom.xml")
+        let bytes = try fixture("planet-aggregator.atom.xml")
         let reference = try FeedParser.parse(bytes)
         let results = ResultsBox(count: 64)
         DispatchQueue.concurrentPerform(iterations: 64) { index in
