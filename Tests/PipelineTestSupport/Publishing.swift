@@ -3,7 +3,7 @@ import FeedFetching
 import FeedModel
 import FeedPipeline
 import FeedPublishing
-@testable import FeedStorage
+import FeedStorage
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -36,7 +36,9 @@ public final class PublishHarness {
     }
 
     public func write(_ id: Int64, _ entries: [Entry], now: Int64 = 5_000) throws {
-        try FeedDatabase(path: harness.databasePath(id)).upsert(entries, now: now)
+        let upsert = try FeedDatabase(path: harness.databasePath(id)).beginUpsert(now: now)
+        for entry in entries { try upsert.add(entry) }
+        _ = try upsert.commit()
     }
 
     public var retireAfter: Int64 = 0
