@@ -11,12 +11,10 @@ let package = Package(
     name: "Feedmill",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "rss-create", targets: ["rss-create"]),
-        .executable(name: "rss-update", targets: ["rss-update"]),
-        .executable(name: "rss-publish", targets: ["rss-publish"]),
-        .executable(name: "rss-inspect", targets: ["rss-inspect"]),
-        .executable(name: "rss-feeds", targets: ["rss-feeds"]),
-        .executable(name: "rss-pull", targets: ["rss-pull"]),
+        // One executable for every command (git's and busybox's way): installed as `feedmill` with
+        // rss-create, rss-update, rss-publish, rss-inspect, rss-feeds and rss-pull as links to it
+        // (Scripts/command-links), each dispatching on the name it was called by.
+        .executable(name: "feedmill", targets: ["feedmill"]),
         .library(name: "FeedBasics", targets: ["FeedBasics"]),
         .library(name: "FeedModel", targets: ["FeedModel"]),
         .library(name: "FeedParsing", targets: ["FeedParsing"]),
@@ -99,17 +97,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(
-            name: "rss-create", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser], plugins: ["BuildStamp"]),
-        .executableTarget(
-            name: "rss-update", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser], plugins: ["BuildStamp"]),
+        // The commands, one module each, all in the one executable `feedmill`: each module keeps
+        // its own dependencies (rss-publish's still links no fetcher and no parser).
+        .target(
+            name: "FeedmillCreate", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser], plugins: ["BuildStamp"]),
+        .target(
+            name: "FeedmillUpdate", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser], plugins: ["BuildStamp"]),
         // Publishing only: no fetcher, no parser; libcurl only through FeedObjectStorage.
-        .executableTarget(
-            name: "rss-publish", dependencies: ["FeedPublishCommandSupport", "FeedCommandSupport", "FeedPublishing", "FeedStorage", "FeedBasics", argumentParser], plugins: ["BuildStamp"]),
-        .executableTarget(
-            name: "rss-inspect", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser], plugins: ["BuildStamp"]),
-        .executableTarget(
-            name: "rss-feeds",
+        .target(
+            name: "FeedmillPublish", dependencies: ["FeedPublishCommandSupport", "FeedCommandSupport", "FeedPublishing", "FeedStorage", "FeedBasics", argumentParser], plugins: ["BuildStamp"]),
+        .target(
+            name: "FeedmillInspect", dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedBasics", argumentParser], plugins: ["BuildStamp"]),
+        .target(
+            name: "FeedmillFeeds",
             dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedStorage", "FeedBasics", argumentParser],
             plugins: ["BuildStamp"]),
         // The reference client, for apps: Foundation and the system SQLite only, no other
@@ -118,10 +118,18 @@ let package = Package(
             name: "FeedmillClient",
             dependencies: [.target(name: "CFeedmillSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi]))]),
         // The client from a shell: no data directory, no settings, nothing of the server side.
-        .executableTarget(name: "rss-pull", dependencies: ["FeedmillClient", argumentParser], plugins: ["BuildStamp"]),
+        .target(name: "FeedmillPull", dependencies: ["FeedmillClient", argumentParser], plugins: ["BuildStamp"]),
+        // The executable: dispatches on the name it was called by (FeedBasics' MultiCall).
+        .executableTarget(
+            name: "feedmill",
+            dependencies: [
+                "FeedBasics", "FeedCommandSupport",
+                "FeedmillCreate", "FeedmillUpdate", "FeedmillPublish", "FeedmillInspect", "FeedmillFeeds", "FeedmillPull",
+            ],
+            plugins: ["BuildStamp"]),
         // Writes each executable's BuildStamp.swift (commit and commit date, for --version)
-        // before every build, from git (Scripts/build-stamp); on the executables only, so a
-        // new commit relinks them and recompiles no library.
+        // before every build, from git (Scripts/build-stamp); on the command modules and the
+        // executable only, so a new commit recompiles those thin modules and no other library.
         .plugin(name: "BuildStamp", capability: .buildTool()),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Shared by the tests of the storage, pipeline, publishing and command layers: a data

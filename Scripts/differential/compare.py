@@ -204,8 +204,9 @@ def main():
     ensure_feedparser()
     inspect = arguments.inspect
     if inspect is None:
-        subprocess.check_call(["swift", "build", "--product", "rss-inspect"], cwd=ROOT, stdout=subprocess.DEVNULL)
+        subprocess.check_call(["swift", "build", "--product", "feedmill"], cwd=ROOT, stdout=subprocess.DEVNULL)
         binpath = subprocess.check_output(["swift", "build", "--show-bin-path"], cwd=ROOT, text=True).strip()
+        subprocess.check_call([str(ROOT / "Scripts" / "command-links"), binpath], cwd=ROOT)
         inspect = os.path.join(binpath, "rss-inspect")
     real_world = repository_feeds()
     corpus = real_world + feedparser_suite()

@@ -78,7 +78,7 @@ public struct CommandContext: Sendable {
     /// Whether this run may write into a directory another user owns, and the command line
     /// its refusal suggests running as the owner (``OtherUserPolicy``).
     public var otherUserPolicy: OtherUserPolicy {
-        OtherUserPolicy(allowOtherUser: settings[Settings.allowOtherUser], commandLine: [command.executable] + CommandLine.arguments.dropFirst())
+        OtherUserPolicy(allowOtherUser: settings[Settings.allowOtherUser], commandLine: [command.executable] + (MultiCall.command(in: CommandLine.arguments)?.arguments ?? []))
     }
 
     /// `data-dir from /etc/feedmill/feedmill.toml`: where the data directory's path came

@@ -32,7 +32,32 @@ struct PackageInstallTests {
             ["--bin-dir", Executable(name: "rss-update").url.deletingLastPathComponent().path, "--out", out.url.path, "--dev"], in: root)
         try #require(built.status == 0, "Scripts/build-deb: \(built.stderr)")
         let path = built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try checkDebugSymbolsPackage(beside: path)
         return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    /// feedmill-dbgsym, as debhelper makes it: the executable in the package has no debug
+    /// sections and names its debug file; the -dbgsym package holds that file under the
+    /// executable's build id, with the debug sections, and says the build id in its control.
+    static func checkDebugSymbolsPackage(beside deb: String) throws {
+        let directory = URL(fileURLWithPath: deb).deletingLastPathComponent()
+        let ddeb = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasPrefix("feedmill-dbgsym_") && $0.hasSuffix(".ddeb") },
+            "no feedmill-dbgsym_*.ddeb beside \(deb)")
+        let unpacked = try TemporaryDirectory()
+        let main = unpacked.url.appendingPathComponent("main").path, debug = unpacked.url.appendingPathComponent("dbgsym").path
+        #expect(try runToCompletion("/usr/bin/dpkg-deb", ["-x", deb, main]).status == 0)
+        #expect(try runToCompletion("/usr/bin/dpkg-deb", ["-x", directory.appendingPathComponent(ddeb).path, debug]).status == 0)
+        let control = try runToCompletion("/usr/bin/dpkg-deb", ["-f", directory.appendingPathComponent(ddeb).path])
+        let notes = try runToCompletion("/usr/bin/readelf", ["-n", main + "/usr/bin/feedmill"]).stdout
+        let buildID = try #require(notes.split(separator: "\n").first { $0.contains("Build ID:") }?.split(separator: " ").last.map(String.init))
+        #expect(control.stdout.contains("Package: feedmill-dbgsym\n") && control.stdout.contains("Build-Ids: \(buildID)\n"), "\(control.stdout)")
+        #expect(control.stdout.contains("Depends: feedmill (= ") && control.stdout.contains("Section: debug\n"), "\(control.stdout)")
+        let sections = { (path: String) in try runToCompletion("/usr/bin/readelf", ["-S", "-W", path]).stdout }
+        let debugFile = debug + "/usr/lib/debug/.build-id/\(buildID.prefix(2))/\(buildID.dropFirst(2)).debug"
+        #expect(try sections(debugFile).contains(".debug_info"), "the symbols are in \(debugFile)")
+        let stripped = try sections(main + "/usr/bin/feedmill")
+        #expect(!stripped.contains(".debug_info") && stripped.contains(".gnu_debuglink"), "the packaged executable is stripped and names its debug file")
     }
 
     @Test(.enabled(if: shouldRun, "needs root, overlayfs, unshare and dpkg-dev (Scripts/setup-debian); FEEDMILL_REQUIRE_PACKAGE_TEST=1 makes it fail instead"))
@@ -45,14 +70,21 @@ struct PackageInstallTests {
         let install = try scratch.run(["dpkg", "-i", "/tmp/feedmill.deb"])
         try #require(install.status == 0, "dpkg -i: \(install.stdout)\(install.stderr)")
         for path in [
-            "usr/bin/rss-create", "usr/bin/rss-update", "usr/bin/rss-publish", "usr/bin/rss-inspect", "usr/bin/rss-feeds", "usr/bin/rss-pull",
-            "usr/lib/sysusers.d/feedmill.conf", "usr/lib/tmpfiles.d/feedmill.conf",
-            "usr/share/man/man1/rss-update.1.gz", "usr/share/man/man5/feedmill.toml.5.gz",
+            "usr/bin/feedmill", "usr/lib/sysusers.d/feedmill.conf", "usr/lib/tmpfiles.d/feedmill.conf",
+            "usr/share/man/man1/rss-update.1.gz", "usr/share/man/man1/feedmill.1.gz", "usr/share/man/man5/feedmill.toml.5.gz",
             "usr/share/bash-completion/completions/rss-update", "usr/share/zsh/vendor-completions/_rss-update",
-            "usr/share/fish/vendor_completions.d/rss-update.fish", "usr/share/doc/feedmill/copyright",
+            "usr/share/fish/vendor_completions.d/rss-update.fish", "usr/share/bash-completion/completions/feedmill",
+            "usr/share/zsh/vendor-completions/_feedmill", "usr/share/fish/vendor_completions.d/feedmill.fish",
+            "usr/share/doc/feedmill/copyright", "usr/share/doc/feedmill/NOTICE",
         ] {
             #expect(scratch.changed(path) != nil, "not installed: /\(path)")
         }
+        // One executable; the commands' familiar names are links to it.
+        for command in ["rss-create", "rss-update", "rss-publish", "rss-inspect", "rss-feeds", "rss-pull"] {
+            let link = try scratch.run(["readlink", "/usr/bin/" + command])
+            #expect(link.status == 0 && link.stdout == "feedmill\n", "/usr/bin/\(command): \(link.stdout)\(link.stderr)")
+        }
+        #expect(try scratch.run(["find", "/usr/bin", "-type", "f", "-samefile", "/usr/bin/feedmill"]).stdout == "/usr/bin/feedmill\n")
         let config = try String(contentsOf: try #require(scratch.changed("etc/feedmill/feedmill.toml")), encoding: .utf8)
         #expect(config.split(separator: "\n").contains(#"data-dir = "/var/lib/feedmill/data""#))
         let conffiles = try scratch.run(["dpkg-query", "-W", "-f", "${Conffiles}", "feedmill"])
@@ -82,7 +114,7 @@ struct PackageInstallTests {
         #expect(broken.status != 0 && broken.stderr.contains("/usr/bin/rss-missing"), "a unit whose program is missing fails: \(broken.stderr)")
 
         // The installed man pages render, and mandoc finds nothing to warn about.
-        for page in ["man1/rss-create.1.gz", "man1/rss-update.1.gz", "man1/rss-publish.1.gz", "man1/rss-inspect.1.gz", "man1/rss-feeds.1.gz", "man1/rss-pull.1.gz", "man5/feedmill.toml.5.gz"] {
+        for page in ["man1/feedmill.1.gz", "man1/rss-create.1.gz", "man1/rss-update.1.gz", "man1/rss-publish.1.gz", "man1/rss-inspect.1.gz", "man1/rss-feeds.1.gz", "man1/rss-pull.1.gz", "man5/feedmill.toml.5.gz"] {
             let rendered = try scratch.run(["man", "-l", "/usr/share/man/" + page], environment: ["MANPAGER": "cat", "MANWIDTH": "80"])
             #expect(rendered.status == 0 && rendered.stdout.contains("SEE ALSO") && rendered.stdout.contains("The Feedmill developers"), "\(page): \(rendered.stderr)")
             if InstalledTool.exists("mandoc") {
@@ -123,6 +155,9 @@ struct PackageInstallTests {
             #expect(byHand.status == 77, "\(byHand.stderr)")
             #expect(byHand.stderr.contains("belongs to feedmill"), "\(byHand.stderr)")
             #expect(byHand.stderr.contains("sudo -u feedmill rss-update --feed \(feed)"), "\(byHand.stderr)")
+            // The same command by its other name: the same refusal, the same line to run.
+            let multiCall = try scratch.run(["feedmill", "update", "--feed", String(feed)])
+            #expect(multiCall.status == byHand.status && multiCall.stderr == byHand.stderr, "\(multiCall.stderr)")
             let asOwner = try scratch.run(["runuser", "-u", "feedmill", "--", "env", "HOME=/var/lib/feedmill", "rss-update", "--feed", String(feed), "--allow-private-networks"])
             #expect(asOwner.status == 0, "run as the line says, it works: \(asOwner.stderr)")
         }

@@ -1,13 +1,27 @@
 import Foundation
 
-/// Runs the built rss-create / rss-update executables (beside the test bundle) as processes.
+/// Runs the built commands (beside the test bundle) as processes, by the names users call them:
+/// `rss-update` is a link to the one executable `feedmill` (Scripts/command-links makes the
+/// same links for scripts), made here when the build directory has none yet.
 public struct Executable {
     public let name: String
 
     public init(name: String) { self.name = name }
 
     public var url: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+        let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+        if name.hasPrefix("rss-") { Self.linkToFeedmill(url.path) }
+        return url
+    }
+
+    /// `path` as a link to `feedmill` beside it. A file of that name that is not such a link
+    /// (an `rss-update` executable left in the build directory by a build from before the
+    /// commands were one executable) is replaced: it is the build's, and stale.
+    private static func linkToFeedmill(_ path: String) {
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == "feedmill" { return }
+        let fresh = path + ".link-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        guard symlink("feedmill", fresh) == 0 else { return }
+        if rename(fresh, path) != 0 { unlink(fresh) }
     }
 
     /// - Parameter user: run as this uid and gid instead (util-linux's `setpriv`: real and

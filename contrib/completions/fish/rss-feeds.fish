@@ -81,7 +81,7 @@ function __rss-feeds_custom_completion
     set -l tokens (__rss-feeds_tokens -p)
     if test -z "$(__rss-feeds_tokens -t)"
         set -l index (count (__rss-feeds_tokens -pc))
-        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+        set tokens $tokens[..$index] '' $tokens[(math $index + 1)..]
     end
     command $tokens[1] $argv $tokens
 end

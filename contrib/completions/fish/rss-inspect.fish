@@ -71,7 +71,7 @@ function __rss-inspect_custom_completion
     set -l tokens (__rss-inspect_tokens -p)
     if test -z "$(__rss-inspect_tokens -t)"
         set -l index (count (__rss-inspect_tokens -pc))
-        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+        set tokens $tokens[..$index] '' $tokens[(math $index + 1)..]
     end
     command $tokens[1] $argv $tokens
 end

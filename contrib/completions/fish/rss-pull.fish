@@ -71,7 +71,7 @@ function __rss-pull_custom_completion
     set -l tokens (__rss-pull_tokens -p)
     if test -z "$(__rss-pull_tokens -t)"
         set -l index (count (__rss-pull_tokens -pc))
-        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+        set tokens $tokens[..$index] '' $tokens[(math $index + 1)..]
     end
     command $tokens[1] $argv $tokens
 end

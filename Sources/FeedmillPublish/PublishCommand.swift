@@ -6,9 +6,10 @@ import FeedPublishing
 import FeedStorage
 import Foundation
 
-@main
-struct PublishCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct PublishCommand: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "rss-publish",
         abstract: "Publish consistent, versioned snapshots of the databases for clients to pull.",
         usage: """
@@ -73,11 +74,11 @@ struct PublishCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    func validate() throws {
+    public func validate() throws {
         try NumberArgument.requireFeedIDs(feeds)
     }
 
-    func run() throws {
+    public func run() throws {
         var given = GivenSettings()
         given.add(Settings.publishDirectory, out)
         given.add(Settings.dataDirectory, dataDir)

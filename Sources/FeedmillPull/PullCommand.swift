@@ -5,9 +5,27 @@ import Foundation
 /// `rss-pull`: the reference client from a shell. Thin on purpose: options, one call to the
 /// library, a summary and an exit status. It links nothing of the server side (no data
 /// directory, no settings file), as an app would not.
-@main
-struct PullCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct PullCommand: AsyncParsableCommand {
+    public init() {}
+
+    /// `rss-pull` with these arguments, run to the end, for the multi-call `feedmill`. Swift
+    /// picks ParsableCommand's synchronous `main(_:)` for `PullCommand.main(arguments)` even
+    /// with `await`, and that one refuses an asynchronous command; this is
+    /// AsyncParsableCommand's `main(_:)`, named so it cannot be mistaken.
+    public static func mainAsync(_ arguments: [String]) async {
+        do {
+            var command = try await asyncParseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    public static let configuration = CommandConfiguration(
         commandName: "rss-pull",
         abstract: "Sync a publication of rss-publish into a local folder, as an app would.",
         discussion: """
@@ -59,7 +77,7 @@ struct PullCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON instead of one line.")
     var json = false
 
-    func validate() throws {
+    public func validate() throws {
         guard source != nil else {
             throw ValidationError("base-url must be an http(s) or file URL, or a local path: \(baseURL)")
         }
@@ -78,7 +96,7 @@ struct PullCommand: AsyncParsableCommand {
         return baseURL.isEmpty ? nil : URL(fileURLWithPath: baseURL, isDirectory: true)
     }
 
-    func run() async throws {
+    public func run() async throws {
         guard let source else { throw ExitCode(64) }
         let sync = PublicationSync(
             baseURL: source, folder: URL(fileURLWithPath: folder, isDirectory: true),

@@ -4,9 +4,10 @@ import FeedCommandSupport
 import FeedPipeline
 import FeedUpdateCommandSupport
 
-@main
-struct UpdateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct UpdateCommand: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "rss-update",
         abstract: "Fetch the feeds that are due and update their databases.",
         usage: """
@@ -66,13 +67,13 @@ struct UpdateCommand: ParsableCommand {
     @Option(help: Settings.shard.help, transform: Shard.argument)
     var shard: Shard?
 
-    func validate() throws {
+    public func validate() throws {
         if all && !feeds.isEmpty { throw ValidationError("--all and --feed cannot be combined") }
         try NumberArgument.requirePositive(limit, option: "--limit")
         try NumberArgument.requireFeedIDs(feeds)
     }
 
-    func run() throws {
+    public func run() throws {
         MemoryTuning.apply()
         var given = options.given
         given.add(Settings.staleAfter, staleAfter)

@@ -4,9 +4,10 @@ import FeedCommandSupport
 import FeedPipeline
 import FeedUpdateCommandSupport
 
-@main
-struct InspectCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct InspectCommand: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "rss-inspect",
         abstract: "Print one feed, parsed and normalised, as JSON.",
         usage: "rss-inspect [--details | --summary] [--base <url>] [--record <dir> | --replay <dir>] <source>",
@@ -40,14 +41,14 @@ struct InspectCommand: ParsableCommand {
     @OptionGroup(title: "Fetching")
     var fetch: FetchOptions
 
-    func validate() throws {
+    public func validate() throws {
         if details && summary { throw ValidationError("--details and --summary cannot be combined") }
         if let base, !(base.hasPrefix("http://") || base.hasPrefix("https://")) {
             throw ValidationError("--base must be an http or https URL")
         }
     }
 
-    func run() throws {
+    public func run() throws {
         let context = try CommandContext.make(.inspect, common: common, given: fetch.given)
         let configuration = try context.fetchConfiguration(fetch)
         do {

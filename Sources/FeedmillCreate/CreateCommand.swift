@@ -4,9 +4,10 @@ import FeedCommandSupport
 import FeedPipeline
 import FeedUpdateCommandSupport
 
-@main
-struct CreateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct CreateCommand: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "rss-create",
         abstract: "Import a feed list (OPML) into the catalog, then fetch every feed that has no title yet.",
         usage: """
@@ -56,13 +57,13 @@ struct CreateCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
     @OptionGroup var options: PipelineOptions
 
-    func validate() throws {
+    public func validate() throws {
         if let base, !(base.hasPrefix("http://") || base.hasPrefix("https://")) {
             throw ValidationError("--base must be an absolute http or https URL")
         }
     }
 
-    func run() throws {
+    public func run() throws {
         MemoryTuning.apply()
         var given = options.given
         given.add(Settings.feedList, opml)

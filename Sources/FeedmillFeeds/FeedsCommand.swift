@@ -5,9 +5,10 @@ import FeedPipeline
 import FeedUpdateCommandSupport
 import FeedStorage
 
-@main
-struct FeedsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct FeedsCommand: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "rss-feeds",
         abstract: "List, add and remove feeds, set a feed's retention, export the catalog as OPML.",
         usage: """
@@ -33,8 +34,9 @@ struct FeedsCommand: ParsableCommand {
     /// A first word that is no subcommand (`rss-feeds lst`) is refused as one, naming the
     /// subcommand it is nearest to: ArgumentParser would hand it to the default subcommand
     /// (list) and say only "Unexpected argument 'lst'". Exit status 64, as for any usage error.
-    static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+    /// The multi-call `feedmill` enters `rss-feeds` here, never through `main(_:)`, which
+    /// would skip that check.
+    public static func mainRefusingUnknownSubcommands(_ arguments: [String]) {
         if let first = arguments.first, !first.hasPrefix("-") {
             let known = configuration.subcommands.map { $0._commandName } + ["help"]
             if !known.contains(first) {
