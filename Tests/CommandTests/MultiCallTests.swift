@@ -42,6 +42,24 @@ struct MultiCallTests {
         }
     }
 
+    /// Scripts/command-links makes the names beside a build; outside a build directory it
+    /// never replaces a file of one of those names that is someone else's.
+    @Test func theLinksScriptLeavesAFileItDidNotMake() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: feedmill.url.path, toPath: directory.url.path + "/feedmill")
+        let theirs = try directory.write("rss-update", "#!/bin/sh\necho theirs\n")
+        let result = try runToCompletion(ContractCheck.repository + "/Scripts/command-links", [directory.url.path])
+        #expect(result.status == 73 && result.stderr.contains("rss-update is not a link to feedmill"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: theirs, encoding: .utf8) == "#!/bin/sh\necho theirs\n")
+        try FileManager.default.removeItem(atPath: theirs)
+        #expect(try runToCompletion(ContractCheck.repository + "/Scripts/command-links", [directory.url.path]).status == 0)
+        for command in MultiCall.commands {
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory.url.path + "/" + command.name) == "feedmill")
+        }
+        let version = try runToCompletion(directory.url.path + "/rss-pull", ["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("rss-pull "))
+    }
+
     @Test func aRealRunGivesTheSameOutputByEitherName() throws {
         let feed = try feedShapesFixtures().appendingPathComponent("rss20-categories-wrapper.xml").path
         let linked = try Executable(name: "rss-inspect").runCapturing(["--details", feed])
