@@ -29,7 +29,7 @@ enum MultiCallUsage {
 
     /// `feedmill help update`: the command and the arguments that ask it for its help.
     static func helpRequest(_ arguments: ArraySlice<String>) -> (name: String, arguments: [String])? {
-        guard arguments.count == 2, arguments.first == "help", let name = MultiCall.name(of: arguments[arguments.startIndex + 1]) else { return nil }
+        guard arguments.first == "help", let word = arguments.dropFirst().first, let name = MultiCall.name(of: word) else { return nil }
         return (name, ["--help"])
     }
 
@@ -39,11 +39,16 @@ enum MultiCallUsage {
         case nil:
             FileHandle.standardError.write(Data(text.utf8))
             return ExitStatus.usage
-        case "-h", "--help", "help" where arguments.count == 1:
+        case "-h", "--help":
             print(text, terminator: "")
             return 0
         case "help":
-            return unknown(arguments[arguments.startIndex + 1])
+            // `feedmill help update` never gets here (helpRequest); `feedmill help zzz` does.
+            guard let word = arguments.dropFirst().first else {
+                print(text, terminator: "")
+                return 0
+            }
+            return unknown(word)
         case "--version":
             print(version)
             return 0

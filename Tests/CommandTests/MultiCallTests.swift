@@ -109,6 +109,9 @@ struct MultiCallTests {
         let help = try feedmill.runCapturing(["help", "publish"])
         #expect(help.status == 0)
         #expect(help.stdout == (try Executable(name: "rss-publish").runCapturing(["--help"])).stdout)
+        #expect(try feedmill.runCapturing(["help", "publish", "extra"]).stdout == help.stdout)
+        let unknown = try feedmill.runCapturing(["help", "publsh"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("did you mean \"publish\""), "\(unknown.stderr)")
     }
 
     @Test func versionNamesFeedmillAndTheCommit() throws {
