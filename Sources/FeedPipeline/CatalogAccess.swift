@@ -9,7 +9,19 @@ public enum CatalogAccess {
     /// `rss-update`: the catalog must exist and not be lost; the data directory is locked
     /// for the life of the returned lock.
     public static func openForUpdate(_ configuration: PipelineConfiguration) throws(PipelineError) -> (Catalog, RunLock) {
-        try dataDirectory { () throws(DataDirectoryError) in try configuration.data.openCatalogForUpdate(writer: configuration.writer) }
+        let (catalog, lock) = try dataDirectory { () throws(DataDirectoryError) in
+            try configuration.data.openCatalogForUpdate(writer: configuration.writer)
+        }
+        settleInterruptedWrites(catalog, now: configuration.clock())
+        return (catalog, lock)
+    }
+
+    /// With the lock held no feed is being written: a write still marked was a killed run's,
+    /// and becomes a change for the next publication to read; a change log without its epoch
+    /// gets one. Left as it was if this fails (the publisher keeps reading the feed, or every
+    /// feed), so the failure is no reason to stop.
+    private static func settleInterruptedWrites(_ catalog: Catalog, now: Int64) {
+        _ = try? catalog.settleInterruptedWrites(now: now)
     }
 
     /// `rss-create`: the data directory is created if needed and locked. With `rebuild`, a
@@ -33,6 +45,7 @@ public enum CatalogAccess {
         let catalog = try rethrowing(try Catalog(path: data.catalogPath), as: PipelineError.storage)
         // Root allowed to write another user's directory gives the owner what it created.
         if isNew { CreatedFileOwnership.adopt(paths: ["", "-wal", "-shm"].map { data.catalogPath + $0 }, in: data.path) }
+        settleInterruptedWrites(catalog, now: configuration.clock())
         return (catalog, lock, setAside)
     }
 

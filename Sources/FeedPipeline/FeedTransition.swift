@@ -21,18 +21,22 @@ public enum FeedEvent {
 /// in, the next record out, in one place. Pure but for `isURLTaken`, so every rule has a
 /// table test; the redirect move is part of the transition, decided here and nowhere else.
 public enum FeedTransition {
-    /// - Parameter isURLTaken: whether another feed already has a URL (a feed is never moved
-    ///   onto another feed's URL).
+    /// - Parameters:
+    ///   - itemsChanged: a fetched body changed the feed's items (new, changed or removed):
+    ///     only then does `last_update` move (``CatalogFeed/lastUpdate``).
+    ///   - isURLTaken: whether another feed already has a URL (a feed is never moved onto
+    ///     another feed's URL).
     /// - Returns: the next record, and the URL the feed was moved to when permanent redirects
     ///   to it were seen `redirectSightingsToMove` runs in a row.
     public static func next(
-        _ feed: CatalogFeed, after event: FeedEvent, now: Int64, configuration: PipelineConfiguration,
+        _ feed: CatalogFeed, after event: FeedEvent, now: Int64, configuration: PipelineConfiguration, itemsChanged: Bool = true,
         isURLTaken: (String) throws(StorageError) -> Bool
     ) throws(StorageError) -> (feed: CatalogFeed, movedTo: String?) {
         var next = feed
         switch event {
         case .fetched(let response, let parsed):
             succeeded(&next, response: response, now: now)
+            if itemsChanged || feed.lastUpdate == nil { next.lastUpdate = now }
             if !parsed.title.isEmpty { next.title = parsed.title } else if next.title == nil { next.title = feed.state.opmlTitle ?? "" }
             next.state.siteLink = parsed.link ?? next.state.siteLink
             // What the feed says of itself now; the home page falls back, as the title does, to
@@ -129,7 +133,8 @@ public enum FeedTransition {
     }
 
     private static func succeeded(_ next: inout CatalogFeed, response: FetchResponse, now: Int64) {
-        next.lastUpdate = now
+        // A last change after now was written by a clock that ran fast: now is the latest it can be.
+        if let last = next.lastUpdate, last > now { next.lastUpdate = now }
         next.state.lastAttempt = now
         next.state.lastSuccess = now
         next.state.lastStatus = response.status

@@ -41,13 +41,14 @@ struct FeedUpdate: Sendable {
         let ingest = FeedIngest(
             into: FeedDatabaseWriter(
                 feed: feed, path: path, now: now, retention: configuration.retention.overridden(by: feed.state.retention),
-                dryRun: dryRun),
+                dryRun: dryRun, changes: catalog),
             now: now, permits: permits)
         let fetched = fetch(request(for: feed, condition: condition), ingest)
 
         // Conclude: the ingest reads what is left and commits, or says why it could not.
         let concluded = ingest.conclude(BodyEnd(fetched))
         let event: FeedEvent
+        var itemsChanged = false
         switch fetched {
         case .success(let outcome):
             (report.bytes, report.duration, report.status) = (outcome.response.bytesReceived, outcome.response.duration, outcome.response.status)
@@ -64,6 +65,7 @@ struct FeedUpdate: Sendable {
             event = failure.event(status: status)
         case (.success(.fetched(let response)), .read(let read, let summary)):
             event = .fetched(response, read.normalized)
+            itemsChanged = summary.changed
             report.outcome = dryRun ? .wouldUpdate(summary) : .updated(summary)
             // Repairs made while the feed was stored (retention reads every row's values).
             report.notes += summary.repairs.map { "\(path): \($0)" }
@@ -89,7 +91,7 @@ struct FeedUpdate: Sendable {
 
         // Transition and save.
         do {
-            report.movedTo = try record(feed, after: event)
+            report.movedTo = try record(feed, after: event, itemsChanged: itemsChanged)
             if let held = movedToOtherShard(feed, after: event) { report.notes.append(held) }
         } catch {
             // The catalog could not record the outcome: the feed is due again next run.
@@ -176,6 +178,8 @@ struct FeedUpdate: Sendable {
         guard checksValues, condition == .healthy else { return .usable(condition, notes: notes) }
         do throws(StorageError) {
             let database = try FeedDatabase(path: path, identity: feed.identity)
+            // Repairs give rows new change numbers: a change the next publication must read.
+            if !dryRun { try catalog.markWriting(feed.feedID) }
             notes += (database.repairs + (try database.repairValues(now: now, writes: !dryRun))).map { "\(path): \($0)" }
             return .usable(condition, notes: notes)
         } catch {
@@ -216,8 +220,9 @@ struct FeedUpdate: Sendable {
     /// The feed's database is committed before this, so a run killed in between fetches the
     /// feed again and finds its entries there.
     @discardableResult
-    private func record(_ feed: CatalogFeed, after event: FeedEvent) throws(StorageError) -> String? {
-        let next = try FeedTransition.next(feed, after: event, now: now, configuration: configuration) { url throws(StorageError) in
+    private func record(_ feed: CatalogFeed, after event: FeedEvent, itemsChanged: Bool = false) throws(StorageError) -> String? {
+        let next = try FeedTransition.next(feed, after: event, now: now, configuration: configuration, itemsChanged: itemsChanged) {
+            url throws(StorageError) in
             try catalog.feedID(forURL: url) != nil
         }
         if !dryRun { try catalog.save(next.feed) }

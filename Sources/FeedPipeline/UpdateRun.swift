@@ -24,6 +24,9 @@ public final class UpdateRun: Sendable {
     ) throws(PipelineError) -> RunReport {
         let started = ContinuousClock.now
         let now = configuration.clock()
+        // The mark of this run's changes (``CatalogChanges``); if it cannot be raised, they
+        // take the last run's, which publishers read again all the same.
+        if !dryRun { try? catalog.beginChanges(now: now) }
         let (plan, collected, duplicates, otherShardsDatabases) = try choose(selection, now: now)
         var checksValues = false
         if case .feeds = selection { checksValues = true }

@@ -89,7 +89,7 @@ public enum UpdateSchedule {
                     || hasNoDatabase && !feed.state.gone && (feed.state.nextAttempt ?? now) <= now
                 guard eligible else { return }
                 let candidate = Candidate(feedID: feed.feedID, host: host(of: feed))
-                if let lastUpdate = feed.lastUpdate, !hasNoDatabase {
+                if let lastUpdate = feed.lastFetched, !hasNoDatabase {
                     stale.append((lastUpdate, candidate))
                 } else {
                     first.append(candidate)
@@ -138,7 +138,7 @@ public enum UpdateSchedule {
         // A wait Feedmill could have set (backoff, Retry-After) is honoured whatever else is wrong.
         if isWaiting(feed, now: now, configuration: configuration) { return false }
         if clockAnomaly(feed, now: now, configuration: configuration) != nil { return true }
-        guard let last = feed.lastUpdate else { return true }
+        guard let last = feed.lastFetched else { return true }
         let age = now.saturatingSubtract(last)
         if age < Int64(interval(feed, configuration: configuration)) { return false }
         // skipHours/skipDays are honoured, but never for longer than maxInterval.
@@ -152,7 +152,7 @@ public enum UpdateSchedule {
         if feed.state.gone { return nil }
         if isWaiting(feed, now: now, configuration: configuration) { return feed.state.nextAttempt }
         if clockAnomaly(feed, now: now, configuration: configuration) != nil { return now }
-        let byAge = feed.lastUpdate.map { $0.saturatingAdd(Int64(interval(feed, configuration: configuration))) } ?? 0
+        let byAge = feed.lastFetched.map { $0.saturatingAdd(Int64(interval(feed, configuration: configuration))) } ?? 0
         return max(byAge, feed.state.nextAttempt ?? 0)
     }
 
@@ -168,7 +168,7 @@ public enum UpdateSchedule {
     /// than the longest wait Feedmill ever sets (``PipelineConfiguration/longestWait``). Either
     /// means the clock ran fast when they were written, or has been set back since.
     public static func clockAnomaly(_ feed: CatalogFeed, now: Int64, configuration: PipelineConfiguration) -> String? {
-        if let last = feed.lastUpdate, last > now {
+        if let last = feed.lastFetched, last > now {
             return "its last update (\(CivilDate.rfc3339(last))) is \(last.saturatingSubtract(now)) s after this run's clock "
                 + "(\(CivilDate.rfc3339(now))): the clock was wrong or has been set back; due now"
         }

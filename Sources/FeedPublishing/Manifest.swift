@@ -33,6 +33,12 @@ public struct Manifest: Codable, Equatable, Sendable {
     public var retired: [RetiredFile]?
     /// The merged catalogs this shard wrote for the root when it committed with others (N > 1).
     public var rootCatalogs: [String]?
+    /// How far this record has read the catalog's change log (``CatalogChanges``): the next
+    /// publication reads only the feeds changed since. Absent: it reads every feed.
+    public var changes: ChangesSeen?
+    /// Feeds the change log named that this record could not publish (their database failed
+    /// a check): read again by the next publication, whatever the log says.
+    public var pendingFeeds: [Int64]?
 
     /// A format-1 manifest's `format`; the root keeps it.
     public static let formatName = "feedmill-manifest"
@@ -47,6 +53,8 @@ public struct Manifest: Codable, Equatable, Sendable {
         case retiredFiles = "retired_files"
         case stableFiles = "stable_files"
         case rootCatalogs = "root_catalogs"
+        case changes
+        case pendingFeeds = "pending_feeds"
     }
 
     public init(generation: Int = 0, catalog: PublishedCatalog? = nil, feeds: [PublishedFeed] = []) {
@@ -85,6 +93,16 @@ public struct Manifest: Codable, Equatable, Sendable {
         if let catalog { files.insert(catalog.file) }
         files.formUnion(rootCatalogs ?? [])
         return files
+    }
+}
+
+/// The catalog's change log as a record last read it: the log's epoch and its highest mark.
+public struct ChangesSeen: Codable, Equatable, Sendable {
+    public var epoch: Int64
+    public var seen: Int64
+
+    public init(epoch: Int64, seen: Int64) {
+        (self.epoch, self.seen) = (epoch, seen)
     }
 }
 

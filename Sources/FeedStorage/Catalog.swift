@@ -312,6 +312,8 @@ public final class Catalog: Sendable {
             ).execute(arguments: [id, lastUpdate])
         }
         try FetchStateColumns.save(feed, db: db)
+        // The feed's database was committed before this save: its write, if marked, is a change.
+        try CatalogChanges.markWritten(id, db: db)
     }
 
     /// The `about` row, written only when a value differs (an unchanged feed writes nothing).

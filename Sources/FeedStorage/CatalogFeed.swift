@@ -12,7 +12,11 @@ public struct CatalogFeed: Sendable, Equatable {
     /// `about.description`, `about.image_url`, `about.language`: what the feed last said of
     /// itself; written with the title, whenever the feed's content is read.
     public var about = FeedDescription()
-    /// `last_update.when_unix_time`: the last time the feed was read successfully (a 304 counts).
+    /// `last_update.when_unix_time`: when the feed's items last changed, as a reader needs it
+    /// (the fetch that stored new, changed or removed items; the first store). A fetch that
+    /// found nothing new (a 304, or the same items) leaves it, so the published catalog changes
+    /// only when a feed does (issue 51). Before issue 51 it was the last successful fetch,
+    /// which is ``FetchState/lastSuccess`` and ``lastFetched``.
     public var lastUpdate: Int64?
     public var state: FetchState
     /// Values the catalog holds for this feed that did not read as their column's type (or
@@ -27,6 +31,10 @@ public struct CatalogFeed: Sendable, Equatable {
         self.lastUpdate = lastUpdate
         self.state = state
     }
+
+    /// When the feed was last read successfully (a 304 counts): what its schedule counts from.
+    /// A catalog written before `fetch_state` existed has only `last_update` for it.
+    public var lastFetched: Int64? { state.lastSuccess ?? lastUpdate }
 
     /// What the feed's database must be stamped with.
     public var identity: FeedIdentity { FeedIdentity(feedID: feedID, originURL: state.originURL ?? url) }

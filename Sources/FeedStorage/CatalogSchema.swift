@@ -29,7 +29,7 @@ enum CatalogSchema {
     static let retention = "catalog-retention"
     static let aboutReaderFields = "catalog-about-reader-fields"
     /// The migrations written out below; later ones only add columns.
-    static let written: Set<String> = ["catalog-original", fetchState, identity, retention, aboutReaderFields]
+    static let written: Set<String> = ["catalog-original", fetchState, identity, retention, aboutReaderFields, CatalogChanges.migration]
 
     /// The migrations below, and the `user_version` this Feedmill writes in the catalog.
     static let generation = SchemaGeneration(knownMigrations: Set(migrator().migrations), userVersion: Snapshot.catalogSchemaVersion)
@@ -74,6 +74,10 @@ enum CatalogSchema {
             for column in aboutReaderColumns where !existing.contains(column) {
                 try db.execute(sql: "ALTER TABLE about ADD COLUMN \(column) TEXT")
             }
+        }
+        migrator.registerMigration(CatalogChanges.migration) { db in
+            // What changed since a publication, so that publishing reads only that (issue 51).
+            try CatalogChanges.create(db)
         }
         return migrator
     }

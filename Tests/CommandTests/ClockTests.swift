@@ -113,6 +113,7 @@ struct ClockTests {
         #expect(try run.createAll().status == 0)
         try tamper(run.data + "/all_feeds.sqlite", """
             UPDATE last_update SET when_unix_time = 9223372036854775807 WHERE feedid = 1;
+            UPDATE fetch_state SET last_success_unix_time = 9223372036854775807 WHERE feedid = 1;
             UPDATE fetch_state SET last_success_unix_time = -9223372036854775808, next_attempt_unix_time = 9223372036854775807,
                 hint_interval_seconds = 9223372036854775807 WHERE feedid = 2;
             """)
@@ -125,5 +126,8 @@ struct ClockTests {
         #expect(table.stdout.split(separator: "\n").filter { $0.contains(" now ") }.count == 2, "both due now: \(table.stdout)")
         let update = try run.update.runCapturing(run.options)
         #expect(update.status == 0 && update.stdout.contains("2 feed(s)"), "\(update.stdout) \(update.stderr)")
+        // A last change after the run's clock is brought back to it, though the items did not change.
+        let lastChange = try sqlite(run.data + "/all_feeds.sqlite", "SELECT when_unix_time FROM last_update WHERE feedid = 1")
+        #expect(lastChange.first?.first.flatMap { $0.flatMap { Int64($0) } }.map { $0 < 9_223_372_036_854_775_807 } == true, "\(lastChange)")
     }
 }

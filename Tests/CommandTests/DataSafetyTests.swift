@@ -55,7 +55,7 @@ struct DataSafetyTests {
         var deltaFiles: [String: String] = [:]  // "v<from>-v<to>" → file
         for round in 0..<6 {
             if round > 0 {
-                try FeedDatabase(path: run.data + "/feed_1.sqlite").upsert([entry("extra-\(round)")], now: 5_000)
+                try ChangedFeed(path: run.data + "/feed_1.sqlite").upsert([entry("extra-\(round)")], now: 5_000)
             }
             let result = try run.publishAll()
             #expect(result.status == 0, "\(result.stderr)")
@@ -285,7 +285,9 @@ struct DataSafetyTests {
         try FileManager.default.removeItem(atPath: data + "/feed_5.sqlite")
         try FileManager.default.createSymbolicLink(atPath: data + "/feed_5.sqlite", withDestinationPath: outside.url.path + "/new.db")
 
-        // Publishing carries on with feed 6 and keeps the others' last good snapshots.
+        // Publishing carries on with feed 6 and keeps the others' last good snapshots. (It reads
+        // them: the change log marked them in the last update run, whose changes a publication
+        // reads once more after publishing them.)
         let manifestBefore = try PublishHarnessReader.manifest(run.out)
         let published = try run.publishAll()
         #expect(published.status == 1, "\(published.stderr)")

@@ -50,7 +50,7 @@ struct PublishInterruptionTests {
         for round in 1...8 {
             // Every feed changes, so each publication writes 30 snapshots and 30 deltas or more.
             for feed in 1...30 {
-                try FeedDatabase(path: run.data + "/feed_\(feed).sqlite").upsert([entry("kill-\(round)-\(feed)")], now: 5_000 + Int64(round))
+                try ChangedFeed(path: run.data + "/feed_\(feed).sqlite").upsert([entry("kill-\(round)-\(feed)")], now: 5_000 + Int64(round))
             }
             let process = try run.publish.start(["--data-dir", run.data, "--out", run.out])
             Thread.sleep(forTimeInterval: Double.random(in: 0...whole, using: &generator))
@@ -64,7 +64,7 @@ struct PublishInterruptionTests {
         }
         #expect(killed >= 4, "most rounds were really interrupted (\(killed) of 8)")
         for feed in 1...30 {
-            try FeedDatabase(path: run.data + "/feed_\(feed).sqlite").upsert([entry("final-\(feed)")], now: 6_000)
+            try ChangedFeed(path: run.data + "/feed_\(feed).sqlite").upsert([entry("final-\(feed)")], now: 6_000)
         }
         let last = try run.publishAll()
         #expect(last.status == 0, "\(last.stderr)")

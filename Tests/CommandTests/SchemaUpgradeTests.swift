@@ -70,7 +70,7 @@ struct SchemaUpgradeTests {
 
         // The next change: a delta from the version of today's schema only.
         let risen = manifest.feeds[1]
-        try FeedDatabase(path: data + "/feed_2.sqlite").upsert(
+        try ChangedFeed(path: data + "/feed_2.sqlite").upsert(
             [Entry(id: "after-the-rise", idSource: .native, permalink: "https://example.org/later", title: "Later", summary: SafeHTML("<p>x</p>"),
                 pubdate: 1_700_003_000, updated: nil, author: nil)],
             now: 1_700_003_700)

@@ -43,7 +43,9 @@ struct StoredValueTests {
             ("categories_json = 'not json'", "categories_json"), ("authors_json = '{\"name\":\"x\"}'", "authors_json"),
         ] {
             try tamper(path, "UPDATE items SET \(sql), change_seq = change_seq + 100 WHERE rowid = 1")
-            let refused = try run.publishAll()
+            // A hand edit is no change the catalog's log records: the first publication reads
+            // every feed, a later one the feeds it is told to read (or that changed since).
+            let refused = try publishedBefore(run) ? run.publish.runCapturing(["--data-dir", run.data, "--out", run.out, "--feed", "1"]) : run.publishAll()
             #expect(refused.status == 1, "\(column): \(refused.stderr)")
             #expect(refused.stderr.contains("feed 1 not published") && refused.stderr.contains("items.\(column)"), "\(column): \(refused.stderr)")
             #expect(refused.stderr.contains("rss-update --feed 1 repairs it"), "\(column): \(refused.stderr)")
@@ -57,6 +59,10 @@ struct StoredValueTests {
             #expect(caughtUp.status == 0, "\(column): \(caughtUp.stderr)")
             #expect(try publishedFeeds(run.out) == [1, 2])
         }
+    }
+
+    private func publishedBefore(_ run: BinaryRun) throws -> Bool {
+        FileManager.default.fileExists(atPath: run.out + "/manifest.json")
     }
 
     @Test func aPublishedCopyCopiedBackToRestoreAFeedIsNotTakenForANewerDatabase() throws {

@@ -25,7 +25,7 @@ struct ForeignObjectTests {
         #expect(first.status == 0, "\(first.stderr)")
         let foreign = ["site/feed_1.json.tmp-42", "site/manifest.json.tmp-7", "site/feed_2.sqlite.tmp-9-journal", "site/.feedmill-scratch.1.2"]
         for key in foreign { try bystander(server).put(key, Array("someone else's".utf8)) }
-        try FeedDatabase(path: run.data + "/feed_1.sqlite").upsert([entry("changed")], now: 9_000)
+        try ChangedFeed(path: run.data + "/feed_1.sqlite").upsert([entry("changed")], now: 9_000)
         let second = try run.publish.runCapturing(["--data-dir", run.data, "--out", out], environment: environment)
         #expect(second.status == 0, "\(second.stderr)")
         let check = try BucketCheck(server)

@@ -70,7 +70,7 @@ struct FourShardsToBucketTests {
             if round > 1 {
                 for (id, label) in owner {
                     let shard = try Shard(parsing: label)
-                    try FeedDatabase(path: data(shard) + "/feed_\(id).sqlite").upsert([entry("round-\(round)-\(id)")], now: 7_000 + Int64(round))
+                    try ChangedFeed(path: data(shard) + "/feed_\(id).sqlite").upsert([entry("round-\(round)-\(id)")], now: 7_000 + Int64(round))
                 }
             }
             relay.clear()

@@ -20,7 +20,7 @@ struct PublishToBucketTests {
 
     private func changeEveryFeed(_ run: BinaryRun, count: Int, tag: String, now: Int64) throws {
         for feed in 1...count {
-            try FeedDatabase(path: run.data + "/feed_\(feed).sqlite").upsert([entry("\(tag)-\(feed)")], now: now)
+            try ChangedFeed(path: run.data + "/feed_\(feed).sqlite").upsert([entry("\(tag)-\(feed)")], now: now)
         }
     }
 

@@ -41,7 +41,7 @@ struct PublicationRecoveryTests {
         shards["1/1"]?["publication"] = String(digest.prefix(16))
         root["shards"] = shards
         try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: manifestPath))
-        try FeedDatabase(path: run.data + "/feed_1.sqlite").upsert([entry("new")], now: 9_000)
+        try ChangedFeed(path: run.data + "/feed_1.sqlite").upsert([entry("new")], now: 9_000)
         let refused = try run.publishAll()
         #expect(refused.status == 70, "\(refused.stderr)")
         #expect(refused.stderr.contains("not a name the publisher gives") && refused.stderr.contains("--recover"), "\(refused.stderr)")
@@ -58,7 +58,7 @@ struct PublicationRecoveryTests {
         let run = try BinaryRun(feeds: 2)
         #expect(try run.createAll().status == 0)
         #expect(try run.publishAll().status == 0)
-        try FeedDatabase(path: run.data + "/feed_1.sqlite").upsert([entry("second")], now: 9_000)
+        try ChangedFeed(path: run.data + "/feed_1.sqlite").upsert([entry("second")], now: 9_000)
         #expect(try run.publishAll().status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: run.out + "/manifest.json"))
         let generation = try JSONDecoder().decode(PublicationRoot.self, from: before).generation
@@ -92,7 +92,7 @@ struct PublicationRecoveryTests {
         let run = try BinaryRun(feeds: 2)
         #expect(try run.createAll().status == 0)
         #expect(try run.publishAll().status == 0)
-        try FeedDatabase(path: run.data + "/feed_1.sqlite").upsert([entry("second")], now: 9_000)
+        try ChangedFeed(path: run.data + "/feed_1.sqlite").upsert([entry("second")], now: 9_000)
         #expect(try run.publishAll().status == 0)
         // Feed 1's current snapshot (v2) damaged, its v1 still what was published; the root lost.
         let published = try #require(try PublishHarnessReader.manifest(run.out).feeds.first { $0.feedID == 1 })
@@ -133,13 +133,13 @@ struct PublicationRecoveryTests {
     @Test func aFeedRefusedForAWrongValueLeavesAFileAtItsNextVersionAlone() throws {
         let harness = try Harness()
         try harness.add(["https://a.example/f"])
-        try FeedDatabase(path: harness.databasePath(1)).upsert([entry("e1")], now: 5_000)
+        try ChangedFeed(path: harness.databasePath(1)).upsert([entry("e1")], now: 5_000)
         let (publisher, out) = try makePublisher(for: harness)
         _ = try publisher.run()
         // Left by a publication killed before its manifest, say.
         let leftover = try out.write("feed_1.v2.sqlite", "left over")
         let strayContentName = try out.write("feed_1.\(String(repeating: "0", count: 64)).sqlite", "left over")
-        try FeedDatabase(path: harness.databasePath(1)).upsert([entry("e2")], now: 6_000)
+        try ChangedFeed(path: harness.databasePath(1)).upsert([entry("e2")], now: 6_000)
         try tamper(harness.databasePath(1), "UPDATE items SET title = X'00' WHERE id = 'e2'")
         let report = try publisher.run()
         #expect(report.failures.map(\.feedID) == [1])
@@ -150,11 +150,11 @@ struct PublicationRecoveryTests {
     @Test func aPublicationThatFailsTakesBackWhatItWroteAndTheNextOneSucceeds() throws {
         let harness = try Harness()
         try harness.add(["https://a.example/f", "https://b.example/f", "https://c.example/f"])
-        for id in 1...3 { try FeedDatabase(path: harness.databasePath(Int64(id))).upsert([entry("e\(id)")], now: 5_000) }
+        for id in 1...3 { try ChangedFeed(path: harness.databasePath(Int64(id))).upsert([entry("e\(id)")], now: 5_000) }
         let (publisher, out) = try makePublisher(for: harness)
         _ = try publisher.run()
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: out.url.path))
-        for id in 1...3 { try FeedDatabase(path: harness.databasePath(Int64(id))).upsert([entry("n\(id)")], now: 6_000) }
+        for id in 1...3 { try ChangedFeed(path: harness.databasePath(Int64(id))).upsert([entry("n\(id)")], now: 6_000) }
         // The manifest cannot be written (something holds its temporary name): the run fails at the end.
         let blocker = out.url.path + "/manifest.json.tmp-\(getpid())"
         try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
@@ -172,11 +172,11 @@ struct PublicationRecoveryTests {
     @Test func aFeedThatFailsHalfWayTakesBackItsSnapshotAndKeepsItsLastGoodOne() throws {
         let harness = try Harness()
         try harness.add(["https://a.example/f"])
-        try FeedDatabase(path: harness.databasePath(1)).upsert([entry("e1")], now: 5_000)
+        try ChangedFeed(path: harness.databasePath(1)).upsert([entry("e1")], now: 5_000)
         let (publisher, out) = try makePublisher(for: harness)
         _ = try publisher.run()
         let v1File = try #require(try PublishHarnessReader.manifest(out.url.path).feeds.first?.file)
-        try FeedDatabase(path: harness.databasePath(1)).upsert([entry("e2")], now: 6_000)
+        try ChangedFeed(path: harness.databasePath(1)).upsert([entry("e2")], now: 6_000)
         // Its delta cannot be put.
         let target = InterceptingTarget(DirectoryTarget(path: out.url.path, awayFrom: harness.configuration.data.path)) { $0.hasSuffix(".delta.json") }
         let report = try PublishRun(harness: harness, configuration: publisher.configuration, target: target).run()

@@ -288,6 +288,7 @@ struct PublishTests {
         let publish = try PublishHarness()
         try publish.seed(feeds: 1, items: 0)
         let path = publish.harness.databasePath(1)
+        let catalog = publish.harness.catalog
         let go = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         let writer = Thread {
@@ -297,7 +298,7 @@ struct PublishTests {
             // writer could take the lock again each time before the snapshot's busy-wait
             // retried, and finish all 60 before the first snapshot (1 run in 5).
             for round in 0..<60 {
-                _ = try? FeedDatabase(path: path).upsert((0..<10).map { entry("w\(round)-\($0)") }, now: 5_000 + Int64(round))
+                try? PublishHarness.write(1, (0..<10).map { entry("w\(round)-\($0)") }, at: path, catalog: catalog, now: 5_000 + Int64(round))
                 usleep(3_000)
             }
             finished.signal()

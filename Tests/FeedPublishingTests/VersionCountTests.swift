@@ -34,7 +34,7 @@ struct VersionCountTests {
         for name in strays { _ = try TemporaryDirectory.writeFile(run.out + "/" + name, "a user's file") }
         // The first publication counts above what it finds; later ones retire old versions.
         for round in 0..<5 {
-            if round > 0 { try FeedDatabase(path: run.data + "/feed_1.sqlite").upsert([entry("extra-\(round)")], now: 5_000) }
+            if round > 0 { try ChangedFeed(path: run.data + "/feed_1.sqlite").upsert([entry("extra-\(round)")], now: 5_000) }
             let result = try run.publishAll()
             #expect(result.status == 0, "round \(round): \(result.stderr)")
         }

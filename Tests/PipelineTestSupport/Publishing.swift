@@ -36,9 +36,19 @@ public final class PublishHarness {
     }
 
     public func write(_ id: Int64, _ entries: [Entry], now: Int64 = 5_000) throws {
-        let upsert = try FeedDatabase(path: harness.databasePath(id)).beginUpsert(now: now)
+        try Self.write(id, entries, at: harness.databasePath(id), catalog: harness.catalog, now: now)
+    }
+
+    /// Writes `entries` into the feed's database as the update does: marked in the catalog's
+    /// change log around the commit (``Catalog/markWriting(_:)``), so a publication reads it.
+    public static func write(_ id: Int64, _ entries: [Entry], at path: String, catalog: Catalog, now: Int64 = 5_000) throws {
+        let upsert = try FeedDatabase(path: path).beginUpsert(now: now)
         for entry in entries { try upsert.add(entry) }
+        // A run of its own, as each update is: marked above what publications read before.
+        try catalog.beginChanges()
+        try catalog.markWriting(id)
         _ = try upsert.commit()
+        try catalog.markWritten(id)
     }
 
     public var retireAfter: Int64 = 0
@@ -142,4 +152,24 @@ public final class Locked<Value: Sendable>: Sendable {
 
     public var value: Value { stored.withLock { $0 } }
     public func set(_ value: Value) { stored.withLock { $0 = value } }
+}
+
+/// A feed's database written as `rss-update` writes it, for tests that change a feed between
+/// publications: marked in the change log of the catalog beside it around the commit, so the
+/// next publication reads it (``CatalogChanges``). `path` is `<data>/feed_<id>.sqlite`.
+public struct ChangedFeed {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    public func upsert(_ entries: [Entry], now: Int64) throws {
+        let name = (path as NSString).lastPathComponent
+        guard name.hasPrefix("feed_"), name.hasSuffix(".sqlite"), let id = Int64(name.dropFirst(5).dropLast(7)) else {
+            throw StorageError(path: path, message: "is not a feed database's name")
+        }
+        let catalog = try Catalog(path: (path as NSString).deletingLastPathComponent + "/" + Catalog.fileName)
+        try PublishHarness.write(id, entries, at: path, catalog: catalog, now: now)
+    }
 }

@@ -20,7 +20,9 @@ catalog and publishes no snapshot for them. URLs follow a real-world host shape 
 drawn with the histogram's weights, a host of one feed there becoming a host of its own here.
 
 `change`: adds one entry to each chosen feed's database, as an update that found a new entry
-does (a new row, the next change sequence; its `last_update` row in the catalog), in a copy renamed over the file (so a database
+does (a new row, the next change sequence; its `last_update` row in the catalog; in a catalog
+with the change log, the run's mark raised and the feed marked around its commit, as
+`rss-update` does), in a copy renamed over the file (so a database
 hard-linked into another data directory is not changed there). --percent picks that share of
 the feeds that have a database (seeded), less --exclude; prints the ids changed, one a line.
 """
@@ -158,6 +160,18 @@ def change(args):
         count = max(1, round(len(present) * args.percent / 100))
         chosen = sorted(random.Random(args.seed).sample(candidates, count))
     now = int(time.time())
+    catalog = sqlite3.connect(os.path.join(args.data, "all_feeds.sqlite"), isolation_level=None)
+    # A catalog with the change log (issue 51): marked as an update run marks, the run's mark
+    # raised first, each feed `writing` before its commit and marked after.
+    logged = catalog.execute("SELECT 1 FROM sqlite_master WHERE name = 'feed_changes'").fetchone() is not None
+    if logged:
+        catalog.execute("BEGIN")
+        catalog.execute("INSERT INTO feedmill_catalog (key, value) VALUES ('changes_clock', ?) "
+                        "ON CONFLICT(key) DO UPDATE SET value = MAX(value, excluded.value, "
+                        "(SELECT IFNULL(MAX(change_seq), 0) FROM feed_changes) + 1)", (now,))
+        catalog.executemany("INSERT INTO feed_changes (feedid, change_seq, writing) VALUES (?, 0, 1) "
+                            "ON CONFLICT(feedid) DO UPDATE SET writing = 1", [(i,) for i in chosen])
+        catalog.execute("COMMIT")
     for feed_id in chosen:
         path = os.path.join(args.data, f"feed_{feed_id}.sqlite")
         scratch = path + ".capacity-change"
@@ -176,9 +190,12 @@ def change(args):
         feed.execute("COMMIT")
         feed.close()
         os.replace(scratch, path)
-    catalog = sqlite3.connect(os.path.join(args.data, "all_feeds.sqlite"), isolation_level=None)
     catalog.execute("BEGIN")
     catalog.executemany("UPDATE last_update SET when_unix_time = ? WHERE feedid = ?", [(now, i) for i in chosen])
+    if logged:
+        mark = catalog.execute("SELECT MAX(IFNULL((SELECT value FROM feedmill_catalog WHERE key = 'changes_clock'), 0), "
+                               "IFNULL((SELECT MAX(change_seq) FROM feed_changes), 0))").fetchone()[0]
+        catalog.executemany("UPDATE feed_changes SET writing = 0, change_seq = ? WHERE feedid = ?", [(mark, i) for i in chosen])
     catalog.execute("COMMIT")
     catalog.close()
     print("\n".join(str(i) for i in chosen))

@@ -13,13 +13,17 @@ final class FeedDatabaseWriter: EntryDestination {
     private let now: Int64
     private let retention: Retention
     private let dryRun: Bool
+    /// Told before the commit that the feed is being written (``Catalog/markWriting(_:)``);
+    /// `nil` in a dry run, which writes nothing.
+    private let changes: Catalog?
     /// Keeps the feed's database open while it lives.
     private var upsert: FeedUpsert?
     /// Entries counted instead of stored.
     private var counted = 0
 
-    init(feed: CatalogFeed, path: String, now: Int64, retention: Retention, dryRun: Bool) {
+    init(feed: CatalogFeed, path: String, now: Int64, retention: Retention, dryRun: Bool, changes: Catalog?) {
         (self.feed, self.path, self.now, self.retention, self.dryRun) = (feed, path, now, retention, dryRun)
+        self.changes = dryRun ? nil : changes
     }
 
     deinit { cancel() }
@@ -32,8 +36,12 @@ final class FeedDatabaseWriter: EntryDestination {
         try upsert.add(entry)
     }
 
+    /// Marks the feed as being written in the catalog, then commits: a publisher reading the
+    /// catalog meanwhile reads this feed, whichever side of the commit it finds.
     func commit() throws(StorageError) -> UpsertSummary {
-        try openUpsert()?.commit() ?? UpsertSummary(inserted: counted)
+        guard let upsert = try openUpsert() else { return UpsertSummary(inserted: counted) }
+        try changes?.markWriting(feed.feedID)
+        return try upsert.commit()
     }
 
     /// Throws away whatever was written (a new file, whole).

@@ -5,6 +5,12 @@ import FeedStorage
 extension PublishRun {
     func publishCatalog(_ publication: inout Publication) throws(PublishError) -> PublishedCatalog {
         let previous = publication.previous.catalog
+        // The client tables unchanged since the record's mark: no need to read them all again.
+        if let previous, !publication.reading.catalogChanged, previous.schemaVersion == Snapshot.catalogSchemaVersion,
+            publication.present.contains(previous.file), let digest = previous.contentDigest, ContentDigest.isWellFormed(digest)
+        {
+            return previous
+        }
         let fingerprint = try rethrowing(try Snapshot.catalogFingerprint(catalog.readLocation), as: PublishError.storage)
         if let previous, previous.sourceFingerprint == fingerprint, previous.schemaVersion == Snapshot.catalogSchemaVersion,
             !configuration.full, publication.present.contains(previous.file),

@@ -11,9 +11,21 @@ extension PublishRun {
         let previousByID = Dictionary(publication.previous.feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
         let selected = only.map(Set.init)
         var published: [PublishedFeed] = []
+        let reading = publication.reading.feedIDs
         for feed in feeds {
             let source = data.feedDatabasePath(feed.feedID)
             let earlier = previousByID[feed.feedID]
+            // Unchanged since the record's mark: carried over without opening its database,
+            // unless its files are gone from the publication or of an older schema.
+            if let reading, !reading.contains(feed.feedID), selected?.contains(feed.feedID) != true {
+                if let earlier, earlier.schemaVersion == Snapshot.feedSchemaVersion, publication.present.contains(earlier.file) {
+                    published.append(carriedOver(earlier, &publication) ?? earlier)
+                    publication.report.feedsUnchanged += 1
+                    continue
+                }
+                // Without an entry: read when its database is there (a recovered record may
+                // have dropped it), passed over when it is not, as any feed's below.
+            }
             let condition = FeedDatabaseFile.condition(of: source)
             guard condition != .missing else { continue }
             if let selected, !selected.contains(feed.feedID) {

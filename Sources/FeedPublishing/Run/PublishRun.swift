@@ -62,6 +62,8 @@ public struct PublishRun: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let store = ManifestStore(target: target, shard: shard)
         var start = try store.start(recover: recover)
+        // Before the catalog's feeds and their databases are read (``readChanges(previous:legacy:recovered:)``).
+        let reading = readChanges(previous: start.manifest, legacy: start.legacy, recovered: recover || !start.recovery.isEmpty)
         let allFeeds = try rethrowing(try catalog.feeds(), as: PublishError.storage)
         if let only, let unknown = UnknownFeeds.among(only, known: allFeeds.map(\.feedID)) { throw .unknownFeeds(unknown.feedIDs) }
         let feeds = allFeeds.filter { Self.shardIndex(of: $0, count: shard.count) == shard.index }
@@ -75,6 +77,7 @@ public struct PublishRun: Sendable {
         var publication = Publication(start: start, target: target, generation: generation, shard: shard)
         let ownIDs = Set(feeds.map(\.feedID))
         publication.ownFeeds = ownIDs
+        publication.reading = reading
         for id in only ?? [] where !ownIDs.contains(id) {
             let owner = allFeeds.first { $0.feedID == id }.map { Self.shardIndex(of: $0, count: shard.count) } ?? 0
             publication.report.warnings.append("feed \(id) is shard \(owner)/\(shard.count)'s, not published by shard \(shard.label)")
@@ -86,6 +89,7 @@ public struct PublishRun: Sendable {
         do throws(PublishError) {
             publication.next.feeds = publishFeeds(feeds, only: only, &publication)
             publication.next.catalog = try publishCatalog(&publication)
+            recordChangesSeen(only: only, &publication)
             if publication.due(recovering: recover) {
                 try commit(store, allFeeds: allFeeds, &publication)
                 let others = shard.isAll ? [] : otherShardsFeeds(store, root: publication.committedRoot)
@@ -103,6 +107,22 @@ public struct PublishRun: Sendable {
         publication.report.filesWritten += try StableNames.sync(publication.next, catalog: publication.rootCatalog, in: target)
         publication.report.duration = (ContinuousClock.now - started).inSeconds
         return publication.report
+    }
+
+    /// The change log's mark and the feeds still to read, for the next record. A publication of
+    /// chosen feeds (`--feed`) keeps the previous mark: the other changed feeds are still to read.
+    private func recordChangesSeen(only: [Int64]?, _ publication: inout Publication) {
+        let failed = Set(publication.report.failures.map(\.feedID))
+        var pending = failed
+        if let only {
+            publication.next.changes = publication.previous.changes
+            pending.formUnion(Set(publication.previous.pendingFeeds ?? []).subtracting(only))
+        } else {
+            publication.next.changes = publication.reading.seen
+        }
+        // A feed no longer listed is not read again.
+        pending.formIntersection(publication.ownFeeds)
+        publication.next.pendingFeeds = pending.isEmpty ? nil : pending.sorted()
     }
 
     /// The feeds the other shards in `root` published, by their records (a record that cannot
@@ -222,6 +242,8 @@ struct Publication {
     var ownFeeds: Set<Int64> = []
     /// Feeds this shard published that the catalog lists under another shard now.
     var leaving: Set<Int64> = []
+    /// Which feeds the change log says to read (``PublishRun/readChanges(previous:legacy:recovered:)``).
+    var reading = ChangeReading.everything
 
     init(start: ManifestStore.Start, target: any PublicationTarget, generation: Int, shard: Shard) {
         self.start = start
