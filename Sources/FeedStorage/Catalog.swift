@@ -262,7 +262,9 @@ public final class Catalog: Sendable {
 
     /// Lists a new feed under `id`, stamped-to-be with the URL it is first listed under.
     static func insertNew(_ outline: CatalogOutline, id: Int64, inOPML: Bool, db: Database) throws -> CatalogFeed {
-        try db.execute(sql: "INSERT INTO feeds (feedid, url) VALUES (?, ?)", arguments: [id, outline.url])
+        // Cached: every feed of an import comes through here, and the statement carries the
+        // change log's trigger, compiled with it (``CatalogChanges``).
+        try db.cachedStatement(sql: "INSERT INTO feeds (feedid, url) VALUES (?, ?)").execute(arguments: [id, outline.url])
         var feed = CatalogFeed(feedID: id, url: outline.url)
         feed.state.originURL = outline.url
         feed.state.category = outline.category

@@ -48,10 +48,11 @@ public struct CatalogChanges: Sendable, Equatable {
         + "IFNULL((SELECT MAX(change_seq) FROM feed_changes), 0)))"
 
     /// Marks `feedid` (an SQL expression) as changed, when it is an integer (a row written by
-    /// hand with another feedid belongs to no feed: it must not make the write fail).
-    private static func mark(_ feedID: String) -> String {
-        "INSERT INTO feed_changes (feedid, change_seq, listing_seq) SELECT \(feedID), \(currentMark), \(currentMark) "
-            + "WHERE typeof(\(feedID)) = 'integer' "
+    /// hand with another feedid belongs to no feed: it must not make the write fail), and when
+    /// `also` holds. One statement, the mark read once: a trigger runs it for every row written.
+    private static func mark(_ feedID: String, also condition: String = "1") -> String {
+        "INSERT INTO feed_changes (feedid, change_seq, listing_seq) SELECT \(feedID), mark, mark FROM (SELECT \(currentMark) AS mark) "
+            + "WHERE typeof(\(feedID)) = 'integer' AND \(condition) "
             + "ON CONFLICT(feedid) DO UPDATE SET change_seq = excluded.change_seq, listing_seq = excluded.listing_seq;"
     }
 
@@ -62,7 +63,7 @@ public struct CatalogChanges: Sendable, Equatable {
             "CREATE TRIGGER IF NOT EXISTS feed_changes_\(table)_insert AFTER INSERT ON \(table) BEGIN \(mark("NEW.feedid")) END",
             "CREATE TRIGGER IF NOT EXISTS feed_changes_\(table)_delete AFTER DELETE ON \(table) BEGIN \(mark("OLD.feedid")) END",
             "CREATE TRIGGER IF NOT EXISTS feed_changes_\(table)_update AFTER UPDATE ON \(table) WHEN \(changed) "
-                + "BEGIN \(mark("OLD.feedid")) \(mark("NEW.feedid")) END",
+                + "BEGIN \(mark("NEW.feedid")) \(mark("OLD.feedid", also: "OLD.feedid IS NOT NEW.feedid")) END",
         ]
     }
 
