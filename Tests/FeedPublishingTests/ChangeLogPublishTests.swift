@@ -154,3 +154,25 @@ struct ChangeLogPublishTests {
         #expect(try sqlite(publish.outPath + "/all_feeds.sqlite", "SELECT when_unix_time FROM last_update WHERE feedid = 1") == [["\(publish.harness.now)"]])
     }
 }
+
+/// What a client fetches for a feed that changed: its pointer (issue 51).
+@Suite("Publication: the pointer's size")
+struct PointerSizeTests {
+    @Test func aPointerWithTheDefaultThreeDeltasIsAsSmallAsTheContractSays() throws {
+        let publish = try PublishHarness()
+        publish.retained = 3
+        try publish.seed(feeds: 12, items: 3)
+        _ = try publish.publish()
+        for round in 1...4 {
+            try publish.write(12, [entry("round-\(round)")])
+            _ = try publish.publish()
+        }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: publish.outPath + "/feed_12.json"))
+        let pointer = try JSONSerialization.jsonObject(with: bytes) as? [String: Any]
+        let entries = try #require(pointer?["entries"] as? [[String: Any]])
+        #expect(entries.count == 2 && (entries[0]["deltas"] as? [Any])?.count == 3 && (entries[1]["deltas"] as? [Any])?.count == 0,
+            "the newest entry with its three deltas, the last committed one without: \(entries.map { $0["version"] ?? "?" })")
+        #expect(bytes.count <= 1_600, "docs/client-contract.md#what-a-sync-costs gives the figure: \(bytes.count) bytes")
+        print("pointer of feed 12 with 3 deltas and the previous entry: \(bytes.count) bytes")
+    }
+}

@@ -43,7 +43,7 @@ struct FormatTwoTests {
         let root = try publish.root()
         #expect(root.shards["1/1"]?.publication == first.publication)
         let text = try String(contentsOfFile: publish.outPath + "/manifest.json", encoding: .utf8)
-        #expect(text.hasSuffix("}\n") && text.contains("\"feed_pointer\" : \"feed_{feedid}.json\""), "pretty, sorted, / unescaped, a newline")
+        #expect(text.hasSuffix("}\n") && text.contains("\"feed_pointer\":\"feed_{feedid}.json\"") && !text.contains(" "), "compact, sorted, / unescaped, a newline")
         #expect(try Data(contentsOf: URL(fileURLWithPath: publish.outPath + "/manifest.json")).count < 2_000, "no per-feed data in the root")
     }
 

@@ -123,7 +123,7 @@ struct PublicationRecoveryTests {
         #expect(try run.publishAll().status == 0)
         let path = run.out + "/manifest.json"
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        try text.replacingOccurrences(of: #""generation" : 1"#, with: #""generation" : 9223372036854775807"#)
+        try text.replacingOccurrences(of: #""generation":1"#, with: #""generation":9223372036854775807"#)
             .write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("9223372036854775807"))
         let result = try run.publishAll()

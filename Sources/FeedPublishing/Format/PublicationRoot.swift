@@ -94,12 +94,14 @@ public enum RootNames {
 }
 
 /// The one JSON encoding of everything the publisher writes as JSON but deltas: sorted keys,
-/// pretty-printed, `/` unescaped, a trailing newline. Deterministic: the same value gives the
-/// same bytes, so a record's digest (its publication id) depends on its content alone.
+/// no white space, `/` unescaped, a trailing newline. Deterministic: the same value gives the
+/// same bytes, so a record's digest (its publication id) depends on its content alone. Not
+/// pretty-printed since issue 51: the indentation was a fifth of every pointer a client
+/// fetches and of the publisher's record.
 enum PublicationJSON {
     static func encode<Value: Encodable>(_ value: Value, what: String) throws(PublishError) -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
             return [UInt8](try encoder.encode(value)) + [0x0A]
         } catch {

@@ -128,7 +128,13 @@ extension PublishRun {
         var entries = [
             PointerEntry(feed, shard: shard.label, generation: feed.entryGeneration ?? generation, publication: feed.entryPublication ?? publication)
         ]
-        if let previous = feed.previousEntry { entries.append(previous) }
+        if var previous = feed.previousEntry {
+            // Without its deltas: a client takes it only while its root is older than this
+            // publication (a cache, a publication cut short), and then downloads the file. Every
+            // client that fetches the pointer would pay for them (issue 51: ~190 bytes each).
+            previous.deltas = []
+            entries.append(previous)
+        }
         return FeedPointer(feedID: feed.feedID, entries: entries)
     }
 
