@@ -122,6 +122,11 @@ public struct RunReport: Sendable, Equatable {
     /// Feed databases in the data directory whose feeds are other shards' now (N changed):
     /// left in place, never deleted, said once in the run's log.
     public var otherShardsDatabases = 0
+    /// The catalog rows read to choose the feeds: every feed's, or, when a due run found its
+    /// feeds by the schedule's index (``CatalogSchedule``), only the due feeds'.
+    public var feedsRead = 0
+    /// Whether the feeds were chosen by the schedule's index.
+    public var chosenByIndex = false
 
     public init(tally: RunTally, notable: [FeedReport], duration: Double, notStarted: [Int64] = [], stoppedBy: StopCause? = nil) {
         self.tally = tally

@@ -27,7 +27,7 @@ public final class UpdateRun: Sendable {
         // The mark of this run's changes (``CatalogChanges``); if it cannot be raised, they
         // take the last run's, which publishers read again all the same.
         if !dryRun { try? catalog.beginChanges(now: now) }
-        let (plan, collected, duplicates, otherShardsDatabases) = try choose(selection, now: now)
+        let (plan, collected, duplicates, otherShardsDatabases, read) = try choose(selection, now: now, dryRun: dryRun)
         var checksValues = false
         if case .feeds = selection { checksValues = true }
         var scheduler = FetchScheduler(
@@ -65,6 +65,7 @@ public final class UpdateRun: Sendable {
         report.catalogRepairs = catalog.repairs
         report.shard = configuration.shard
         report.otherShardsDatabases = otherShardsDatabases
+        (report.feedsRead, report.chosenByIndex) = read
         return report
     }
 
@@ -85,11 +86,26 @@ public final class UpdateRun: Sendable {
     /// a feed of this shard without its database here (new to the shard since N changed) is
     /// due at once and fetched in full, as any feed without its database is. The databases of
     /// other shards' feeds are counted, never touched.
+    ///
+    /// A due run finds its feeds by the schedule's index instead (``chooseDue(_:now:dryRun:)``)
+    /// when the catalog says it can be trusted (``CatalogSchedule``); a run that reads every
+    /// feed records what the index needs.
     private func choose(
-        _ selection: FeedSelection, now: Int64
-    ) throws(PipelineError) -> (UpdateSchedule.Plan, ReportCollector, duplicates: [Int64: Int64], otherShardsDatabases: Int) {
-        let present = Set(FeedDatabaseFile.databases(inDirectory: configuration.dataDirectory))
+        _ selection: FeedSelection, now: Int64, dryRun: Bool
+    ) throws(PipelineError) -> (
+        UpdateSchedule.Plan, ReportCollector, duplicates: [Int64: Int64], otherShardsDatabases: Int, read: (feeds: Int, byIndex: Bool)
+    ) {
+        if case .due = selection, let chosen = try chooseDue(selection, now: now, dryRun: dryRun) {
+            return (chosen.plan, ReportCollector(total: chosen.plan.feedIDs.count), chosen.duplicates, 0, (chosen.read, true))
+        }
+        var read = 0
         let shard = configuration.shard
+        let key = UpdateSchedule.key(configuration)
+        // Read before the feeds: a change to them meanwhile makes the next run read them all.
+        let feedsVersion = try? catalog.feedsVersion()
+        let recompute = shard.isAll && !dryRun && (try? catalog.schedule())?.key != key
+        var nextDue: [(feedID: Int64, due: Int64)] = []
+        let present = Set(FeedDatabaseFile.databases(inDirectory: configuration.dataDirectory))
         var requested: Set<Int64> = []
         if case .feeds(let ids) = selection { requested = Set(ids) }
         var choice = UpdateSchedule.Choice(selection, now: now, configuration: configuration)
@@ -98,6 +114,7 @@ public final class UpdateRun: Sendable {
         var otherShardsFeeds: [OtherShardsFeeds.Feed] = []
         try rethrowing(
             try catalog.forEachFeed { feed in
+                read += 1
                 spellings.see(feed)
                 guard shard.owns(url: feed.url) else {
                     if present.contains(feed.feedID) { otherShardsDatabases += 1 }
@@ -108,6 +125,7 @@ public final class UpdateRun: Sendable {
                     return
                 }
                 choice.consider(feed, hasNoDatabase: feed.lastUpdate != nil && !present.contains(feed.feedID))
+                if recompute { nextDue.append((feed.feedID, UpdateSchedule.storedNextDue(feed, now: now, configuration: configuration))) }
             }, as: PipelineError.storage)
         if case .feeds(let ids) = selection {
             try PipelineError.refuseUnknown(ids, known: choice.found.union(otherShardsFeeds.map(\.feedID)))
@@ -115,7 +133,42 @@ public final class UpdateRun: Sendable {
         }
         let plan = choice.plan()
         let duplicates = try rethrowing(try spellings.confirmed(in: catalog), as: PipelineError.storage)
-        return (plan, ReportCollector(total: plan.feedIDs.count), duplicates, otherShardsDatabases)
+        if shard.isAll && !dryRun {
+            // What the next due runs need to find their feeds by the index; if it cannot be
+            // written, they read every feed, as this one did.
+            try? catalog.recordFullReading(
+                key: key, feedsVersion: feedsVersion ?? nil, now: now, duplicates: duplicates, nextDue: recompute ? nextDue : nil)
+        }
+        return (plan, ReportCollector(total: plan.feedIDs.count), duplicates, otherShardsDatabases, (read, false))
+    }
+
+    /// The due feeds found by the schedule's index, when it can be trusted (unsharded, the same
+    /// settings, no change to the `feeds` table and no clock set back since a run last read
+    /// every feed): only the due feeds' rows are read, and only their files checked. `nil`:
+    /// read every feed. A feed whose database was removed by hand is fetched in full when it
+    /// is next due (a run that reads every feed, `--all` or `--feed`, fetches it at once).
+    private func chooseDue(
+        _ selection: FeedSelection, now: Int64, dryRun: Bool
+    ) throws(PipelineError) -> (plan: UpdateSchedule.Plan, duplicates: [Int64: Int64], read: Int)? {
+        guard configuration.shard.isAll,
+            let schedule = try? catalog.schedule(), schedule.isTrusted(key: UpdateSchedule.key(configuration), now: now)
+        else { return nil }
+        var choice = UpdateSchedule.Choice(selection, now: now, configuration: configuration)
+        var read = 0
+        try rethrowing(
+            try catalog.forEachFeedDue(at: now) { feed in
+                read += 1
+                choice.consider(feed, hasNoDatabase: feed.lastUpdate != nil && !Self.exists(configuration.feedDatabasePath(feed.feedID)))
+            }, as: PipelineError.storage)
+        let duplicates = try rethrowing(try catalog.recordedDuplicates(), as: PipelineError.storage)
+        if !dryRun { try? catalog.recordScheduleClock(now) }
+        return (choice.plan(), duplicates, read)
+    }
+
+    /// A name in the directory, whatever it is (a dangling link too), as a listing would show it.
+    private static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
     }
 }
 

@@ -156,6 +156,22 @@ public enum UpdateSchedule {
         return max(byAge, feed.state.nextAttempt ?? 0)
     }
 
+    /// ``nextDue(_:now:configuration:)`` as stored for the schedule's index
+    /// (``FetchState/nextDue``): a gone feed is never due, `Int64.max`.
+    public static func storedNextDue(_ feed: CatalogFeed, now: Int64, configuration: PipelineConfiguration) -> Int64 {
+        nextDue(feed, now: now, configuration: configuration) ?? .max
+    }
+
+    /// What the stored next due times depend on besides each feed's own state: another
+    /// stale-after, maximum interval or longest wait makes them all wrong.
+    public static func key(_ configuration: PipelineConfiguration) -> Int64 {
+        let settings = "\(configuration.staleAfter)/\(configuration.maxInterval)/\(configuration.longestWait)"
+        var hasher = SHA256()
+        hasher.update(settings)
+        // 53 bits: an integer SQLite and every JSON reader hold exactly.
+        return hasher.finalize().prefix(7).reduce(Int64(0)) { $0 << 8 | Int64($1) } >> 3
+    }
+
     /// The feed waits out a backoff or a `Retry-After`: its next attempt lies ahead of `now`,
     /// but no further than the longest wait Feedmill sets.
     public static func isWaiting(_ feed: CatalogFeed, now: Int64, configuration: PipelineConfiguration) -> Bool {

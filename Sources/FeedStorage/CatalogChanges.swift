@@ -56,16 +56,22 @@ public struct CatalogChanges: Sendable, Equatable {
             + "ON CONFLICT(feedid) DO UPDATE SET change_seq = excluded.change_seq, listing_seq = excluded.listing_seq;"
     }
 
-    /// The triggers of one client table: a row added, removed, or changed in a column.
-    private static func triggers(on table: String, columns: [String]) -> [String] {
+    /// The triggers of one client table: a row added, removed, or changed in a column. `also`:
+    /// a statement they run besides.
+    private static func triggers(on table: String, columns: [String], also: String = "") -> [String] {
         let changed = columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
         return [
-            "CREATE TRIGGER IF NOT EXISTS feed_changes_\(table)_insert AFTER INSERT ON \(table) BEGIN \(mark("NEW.feedid")) END",
-            "CREATE TRIGGER IF NOT EXISTS feed_changes_\(table)_delete AFTER DELETE ON \(table) BEGIN \(mark("OLD.feedid")) END",
+            "CREATE TRIGGER IF NOT EXISTS feed_changes_\(table)_insert AFTER INSERT ON \(table) BEGIN \(mark("NEW.feedid")) \(also) END",
+            "CREATE TRIGGER IF NOT EXISTS feed_changes_\(table)_delete AFTER DELETE ON \(table) BEGIN \(mark("OLD.feedid")) \(also) END",
             "CREATE TRIGGER IF NOT EXISTS feed_changes_\(table)_update AFTER UPDATE ON \(table) WHEN \(changed) "
-                + "BEGIN \(mark("NEW.feedid")) \(mark("OLD.feedid", also: "OLD.feedid IS NOT NEW.feedid")) END",
+                + "BEGIN \(mark("NEW.feedid")) \(mark("OLD.feedid", also: "OLD.feedid IS NOT NEW.feedid")) \(also) END",
         ]
     }
+
+    /// `feeds_version` in `feedmill_catalog`, raised by every change to the `feeds` table: the
+    /// update's schedule knows from it that no URL changed since it last read them all
+    /// (``CatalogSchedule``).
+    static let raiseFeedsVersion = "UPDATE feedmill_catalog SET value = value + 1 WHERE key = 'feeds_version' AND typeof(value) = 'integer';"
 
     /// The log, its indexes, the triggers; every feed listed starts marked once.
     static func create(_ db: Database) throws {
@@ -77,10 +83,11 @@ public struct CatalogChanges: Sendable, Equatable {
             CREATE INDEX IF NOT EXISTS feed_changes_by_listing_seq ON feed_changes (listing_seq);
             CREATE INDEX IF NOT EXISTS feed_changes_writing ON feed_changes (writing) WHERE writing <> 0;
             INSERT OR IGNORE INTO feedmill_catalog (key, value) VALUES ('changes_clock', 1);
+            INSERT OR IGNORE INTO feedmill_catalog (key, value) VALUES ('feeds_version', 1);
             INSERT OR IGNORE INTO feed_changes (feedid, change_seq, listing_seq) SELECT feedid, 1, 1 FROM feeds WHERE typeof(feedid) = 'integer';
             """)
         let columns = ["feedid", "title"] + CatalogSchema.aboutReaderColumns
-        for trigger in triggers(on: "feeds", columns: ["feedid", "url"]) + triggers(on: "about", columns: columns)
+        for trigger in triggers(on: "feeds", columns: ["feedid", "url"], also: raiseFeedsVersion) + triggers(on: "about", columns: columns)
             + triggers(on: "last_update", columns: ["feedid", "when_unix_time"])
         {
             try db.execute(sql: trigger)

@@ -29,7 +29,9 @@ enum CatalogSchema {
     static let retention = "catalog-retention"
     static let aboutReaderFields = "catalog-about-reader-fields"
     /// The migrations written out below; later ones only add columns.
-    static let written: Set<String> = ["catalog-original", fetchState, identity, retention, aboutReaderFields, CatalogChanges.migration]
+    static let written: Set<String> = [
+        "catalog-original", fetchState, identity, retention, aboutReaderFields, CatalogChanges.migration, CatalogSchedule.indexMigration,
+    ]
 
     /// The migrations below, and the `user_version` this Feedmill writes in the catalog.
     static let generation = SchemaGeneration(knownMigrations: Set(migrator().migrations), userVersion: Snapshot.catalogSchemaVersion)
@@ -78,6 +80,10 @@ enum CatalogSchema {
         migrator.registerMigration(CatalogChanges.migration) { db in
             // What changed since a publication, so that publishing reads only that (issue 51).
             try CatalogChanges.create(db)
+        }
+        migrator.registerMigration(CatalogSchedule.indexMigration) { db in
+            // The due feeds found by their next due time, so that an update reads only those (issue 51).
+            try CatalogSchedule.createIndex(db)
         }
         return migrator
     }

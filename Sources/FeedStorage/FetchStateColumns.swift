@@ -59,6 +59,8 @@ enum FetchStateColumns {
         // Per-feed retention (`rss-feeds set --keep-items/--keep-days`); NULL: the run's.
         .limit("keep_items", \.retention.keepItems, Retention.itemLimits, addedBy: CatalogSchema.retention),
         .limit("keep_days", \.retention.keepDays, Retention.dayLimits, addedBy: CatalogSchema.retention),
+        // Indexed (``CatalogSchedule``): an update finds the due feeds without reading every feed.
+        .number("next_due_unix_time", \.nextDue, addedBy: CatalogSchedule.migration),
     ]
 
     /// `fetch_state.site_link, …`: what the catalog's join selects, in the order of ``all``.
@@ -150,10 +152,12 @@ extension FetchStateColumn {
             read: { state, row, index, problems in read(&state, value(qualified, row, index, &problems)) })
     }
 
-    fileprivate static func number<Number: DatabaseValueConvertible & FixedWidthInteger & Sendable>(_ name: String, _ path: Path<Number?>) -> Self {
+    fileprivate static func number<Number: DatabaseValueConvertible & FixedWidthInteger & Sendable>(
+        _ name: String, _ path: Path<Number?>, addedBy: String = CatalogSchema.fetchState
+    ) -> Self {
         let qualified = "fetch_state." + name
         return Self(
-            name: name, declaration: "INTEGER", addedBy: CatalogSchema.fetchState, rule: CatalogValues.number(name),
+            name: name, declaration: "INTEGER", addedBy: addedBy, rule: CatalogValues.number(name),
             write: { DirectStatement.Value($0.state[keyPath: path].map { Int64($0) }) },
             read: { state, row, index, problems in state[keyPath: path] = value(qualified, row, index, &problems) })
     }

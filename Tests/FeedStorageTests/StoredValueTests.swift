@@ -102,7 +102,7 @@ struct StoredValueTests {
         #expect(try sqlite(snapshot.path, "SELECT feedid, typeof(when_unix_time) FROM last_update") == [["1", "null"]])
         // A writer: each value repaired once, and said.
         let writer = try Catalog(path: path)
-        #expect(writer.repairs.count == 12, "eleven values (three in feedmill_catalog) and the orphan row: \(writer.repairs)")
+        #expect(writer.repairs.count == 13, "twelve values (four in feedmill_catalog) and the orphan row: \(writer.repairs)")
         #expect(try sqlite(path, "SELECT typeof(value) FROM feedmill_catalog WHERE key = 'changes_epoch'") == [["integer"]])
         #expect(writer.repairs.contains("removed 1 about row(s) whose feedid is not an integer"))
         #expect(writer.repairs.contains { $0.contains("fetch_state.keep_items of feed 1 holds text 'x'") })
