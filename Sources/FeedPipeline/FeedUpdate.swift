@@ -221,14 +221,14 @@ struct FeedUpdate: Sendable {
     /// feed again and finds its entries there.
     @discardableResult
     private func record(_ feed: CatalogFeed, after event: FeedEvent, itemsChanged: Bool = false) throws(StorageError) -> String? {
-        var next = try FeedTransition.next(feed, after: event, now: now, configuration: configuration, itemsChanged: itemsChanged) {
+        let next = try FeedTransition.next(feed, after: event, now: now, configuration: configuration, itemsChanged: itemsChanged) {
             url throws(StorageError) in
             try catalog.feedID(forURL: url) != nil
         }
-        next.feed.state.nextDue = UpdateSchedule.storedNextDue(next.feed, now: now, configuration: configuration)
+        var nextDue = UpdateSchedule.storedNextDue(next.feed, now: now, configuration: configuration)
         // A feed whose database was set aside is due at once, as any feed without its database.
-        if case .databaseSetAside = event { next.feed.state.nextDue = now }
-        if !dryRun { try catalog.save(next.feed) }
+        if case .databaseSetAside = event { nextDue = now }
+        if !dryRun { try catalog.save(next.feed, nextDue: nextDue) }
         return next.movedTo
     }
 

@@ -157,7 +157,7 @@ public enum UpdateSchedule {
     }
 
     /// ``nextDue(_:now:configuration:)`` as stored for the schedule's index
-    /// (``FetchState/nextDue``): a gone feed is never due, `Int64.max`.
+    /// (``Catalog/save(_:nextDue:)``): a gone feed is never due, `Int64.max`.
     public static func storedNextDue(_ feed: CatalogFeed, now: Int64, configuration: PipelineConfiguration) -> Int64 {
         nextDue(feed, now: now, configuration: configuration) ?? .max
     }

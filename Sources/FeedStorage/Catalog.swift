@@ -228,9 +228,11 @@ public final class Catalog: Sendable {
         }
     }
 
-    /// Writes everything known about one feed in one transaction.
-    public func save(_ feed: CatalogFeed) throws(StorageError) {
-        try StorageError.wrap(path, "saving feed \(feed.feedID)") { try queue.write { db in try Self.save(feed, db: db) } }
+    /// Writes everything known about one feed in one transaction. `nextDue`: when it is next
+    /// due, for the schedule's index (``CatalogSchedule``), as an update computes it; `nil`
+    /// keeps the time stored.
+    public func save(_ feed: CatalogFeed, nextDue: Int64? = nil) throws(StorageError) {
+        try StorageError.wrap(path, "saving feed \(feed.feedID)") { try queue.write { db in try Self.save(feed, nextDue: nextDue, db: db) } }
     }
 
     /// The feed that has `url`, if any (to refuse moving a feed onto another one's URL).
@@ -296,7 +298,7 @@ public final class Catalog: Sendable {
         "(SELECT CASE WHEN EXISTS (SELECT 1 FROM \(table) WHERE rowid = ?1) THEN NULL ELSE ?1 END)"
     }
 
-    static func save(_ feed: CatalogFeed, db: Database) throws {
+    static func save(_ feed: CatalogFeed, nextDue: Int64? = nil, db: Database) throws {
         let id = feed.feedID
         // Cached statements: every feed of every run is saved through here.
         try db.cachedStatement(sql: "UPDATE feeds SET url = ? WHERE feedid = ? AND url IS NOT ?").execute(arguments: [feed.url, id, feed.url])
@@ -313,7 +315,7 @@ public final class Catalog: Sendable {
                     + "ON CONFLICT(feedid) DO UPDATE SET when_unix_time = excluded.when_unix_time"
             ).execute(arguments: [id, lastUpdate])
         }
-        try FetchStateColumns.save(feed, db: db)
+        try FetchStateColumns.save(feed, nextDue: nextDue, db: db)
         // The feed's database was committed before this save: its write, if marked, is a change.
         try CatalogChanges.markWritten(id, db: db)
     }

@@ -71,10 +71,5 @@ public struct FetchState: Sendable, Equatable {
     public var skipDays: [String] = []
     /// This feed's own retention, overriding the run's (`rss-feeds set`).
     public var retention = Retention.keepEverything
-    /// When the feed is next due, as the update that saved it computed it (skip hours and
-    /// days aside; `Int64.max` for a gone feed): what the schedule's index finds due feeds by
-    /// (``CatalogSchedule``). `nil` until an update has saved the feed: due.
-    public var nextDue: Int64?
-
     public init() {}
 }

@@ -3,7 +3,7 @@ import GRDB
 /// What lets an update find its due feeds without reading every feed (issue 51).
 ///
 /// Each feed's `fetch_state.next_due_unix_time` is computed by the update that saved it
-/// (``FetchState/nextDue``) and indexed. A run that reads every feed (the first, and any that
+/// (``Catalog/save(_:nextDue:)``) and indexed. A run that reads every feed (the first, and any that
 /// cannot trust the index) records, in `feedmill_catalog`, what the index then assumes: the
 /// schedule's settings it was computed with (`schedule_key`: another stale-after or maximum
 /// interval makes every stored time wrong, so they are all computed again), the `feeds`
@@ -14,8 +14,9 @@ import GRDB
 /// index only when all of these still hold (``isTrusted(key:now:)``); otherwise it reads every
 /// feed, as before.
 public struct CatalogSchedule: Sendable, Equatable {
-    static let migration = "catalog-schedule"
     static let indexMigration = "catalog-schedule-index"
+    /// Not a ``FetchState`` property: a value a save gives, or keeps.
+    static let column = "next_due_unix_time"
 
     /// The settings the stored times were computed with.
     public var key: Int64?
@@ -40,11 +41,14 @@ public struct CatalogSchedule: Sendable, Equatable {
     ]
 
     static func createIndex(_ db: Database) throws {
+        if try !db.columns(in: "fetch_state").contains(where: { $0.name.lowercased() == column }) {
+            try db.execute(sql: "ALTER TABLE fetch_state ADD COLUMN \(column) INTEGER")
+        }
         try db.execute(sql: """
             CREATE INDEX IF NOT EXISTS fetch_state_next_due ON fetch_state (next_due_unix_time);
             CREATE TABLE IF NOT EXISTS duplicate_feeds (feedid INTEGER PRIMARY KEY, original INTEGER NOT NULL);
             CREATE TRIGGER IF NOT EXISTS fetch_state_schedule_edited AFTER UPDATE OF \(scheduleColumns.joined(separator: ", ")) ON fetch_state
-                WHEN NEW.next_due_unix_time IS OLD.next_due_unix_time
+                WHEN NEW.next_due_unix_time IS OLD.next_due_unix_time AND (\(scheduleColumns.map { "NEW.\($0) IS NOT OLD.\($0)" }.joined(separator: " OR ")))
                 BEGIN UPDATE fetch_state SET next_due_unix_time = NULL WHERE feedid = NEW.feedid; END;
             """)
     }

@@ -51,7 +51,7 @@ enum CatalogValues {
             columns: [.init("feedid", .integer, replacedBy: "feedid"), number("when_unix_time")], removesUnrepairable: true),
         ValueRules(
             table: "fetch_state", key: "feedid", keyWord: "feed",
-            columns: FetchStateColumns.all.map(\.rule),
+            columns: FetchStateColumns.all.map(\.rule) + [number(CatalogSchedule.column)],
             removesUnrepairable: false),
         ValueRules(
             table: "feedmill_catalog", key: "key", keyWord: "setting",

@@ -59,8 +59,6 @@ enum FetchStateColumns {
         // Per-feed retention (`rss-feeds set --keep-items/--keep-days`); NULL: the run's.
         .limit("keep_items", \.retention.keepItems, Retention.itemLimits, addedBy: CatalogSchema.retention),
         .limit("keep_days", \.retention.keepDays, Retention.dayLimits, addedBy: CatalogSchema.retention),
-        // Indexed (``CatalogSchedule``): an update finds the due feeds without reading every feed.
-        .number("next_due_unix_time", \.nextDue, addedBy: CatalogSchedule.migration),
     ]
 
     /// `fetch_state.site_link, …`: what the catalog's join selects, in the order of ``all``.
@@ -90,18 +88,24 @@ enum FetchStateColumns {
         }
     }
 
-    /// Writes one feed's row, replacing the one it had.
-    static func save(_ feed: CatalogFeed, db: Database) throws {
+    /// Writes one feed's row, replacing the one it had. `nextDue`: the feed's next due time
+    /// for the schedule's index (``CatalogSchedule``); `nil` keeps the one the row had.
+    static func save(_ feed: CatalogFeed, nextDue: Int64?, db: Database) throws {
         var values: [DirectStatement.Value] = []
-        values.reserveCapacity(all.count + 1)
+        values.reserveCapacity(all.count + 2)
         values.append(.integer(feed.feedID))
         for column in all { values.append(column.write(feed)) }
+        values.append(DirectStatement.Value(nextDue))
         // Cached, and bound through SQLite's C API: every feed of every run is saved here.
         try DirectStatement.execute(try db.cachedStatement(sql: insertion), values, in: db)
     }
 
+    /// `next_due_unix_time` is not one of ``all`` (no ``FetchState`` property: the update
+    /// gives it with the save), and a save without it keeps the row's.
     private static let insertion =
-        "INSERT OR REPLACE INTO fetch_state (feedid, \(all.map(\.name).joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: all.count)))"
+        "INSERT OR REPLACE INTO fetch_state (feedid, \(all.map(\.name).joined(separator: ", ")), \(CatalogSchedule.column)) "
+        + "VALUES (?1\(String(repeating: ", ?", count: all.count)), "
+        + "IFNULL(?, (SELECT \(CatalogSchedule.column) FROM fetch_state WHERE feedid = ?1)))"
 
     /// Reads ``all`` from a row of the catalog's join, starting at column `first`, by position
     /// (finding each column by name, lowercasing and comparing strings, cost more than the rest
