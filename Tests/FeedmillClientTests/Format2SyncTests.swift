@@ -226,6 +226,55 @@ struct Format2SyncTests {
         try expectFolder(fixture, holds: fourth, following: [1, added])
     }
 
+    /// A followed feed the publication does not list (never listed, or removed after it was
+    /// followed) makes the client download the catalog once, not on every sync after (issue 51:
+    /// the loop cost a whole catalog per sync, forever).
+    @Test func aFollowedFeedTheCatalogDoesNotListCostsOneCatalogNotOnePerSync() async throws {
+        let fixture = try ClientFixture()
+        try fixture.publish()
+        let first = try await fixture.sync(.only([1, 3, 999]))
+        #expect(first.catalog?.action == .downloaded && first.catalog?.reason == "missing")
+
+        // Each publication changes the catalog; feed 999 is still not in it: kept, every time.
+        func republish(_ round: Int64) throws -> PublishedView {
+            var feed = try fixture.publisher.harness.feed(2)
+            feed.lastUpdate = 1_700_009_999 + round
+            try fixture.publisher.harness.catalog.save(feed)
+            return try fixture.publish()
+        }
+        for round in Int64(1)...3 {
+            let published = try republish(round)
+            fixture.now.set(fixture.now.value + 60)
+            let next = try await fixture.sync(.only([1, 3, 999]))
+            #expect(next.catalog?.action == .kept, "\(next)")
+            #expect(!fixture.server.requests.contains { $0.path == "/" + published.catalog.file })
+        }
+
+        // Feed 3 removed from the publication: the local catalog still lists it, so the client
+        // learns it at the catalog's maximum age, once; then no more downloads for it.
+        _ = try fixture.publisher.harness.catalog.remove(feedID: 3)
+        _ = try republish(4)
+        fixture.now.set(fixture.now.value + 86_401)
+        let aged = try await fixture.sync(.only([1, 3, 999]))
+        #expect(aged.catalog?.action == .downloaded && aged.catalog?.reason.hasSuffix("s old, the maximum is 86400 s") == true, "\(aged)")
+        #expect(aged.removed == ["feed_3.sqlite"], "\(aged)")
+        for round in Int64(5)...6 {
+            _ = try republish(round)
+            fixture.now.set(fixture.now.value + 60)
+            let next = try await fixture.sync(.only([1, 3, 999]))
+            #expect(next.catalog?.action == .kept, "\(next)")
+            #expect(!next.fullDownloads.contains("all_feeds.sqlite"))
+        }
+
+        // A newly followed feed the catalog held does not list is still a reason, once.
+        let fresh = try await fixture.sync(.only([1, 3, 999, 1_000]))
+        #expect(fresh.catalog?.reason == "feed 1000 is not in the local catalog", "\(fresh)")
+        fixture.now.set(fixture.now.value + 60)
+        _ = try republish(7)
+        let after = try await fixture.sync(.only([1, 3, 999, 1_000]))
+        #expect(after.catalog?.action == .kept, "\(after)")
+    }
+
     /// A followed feed whose pointer is missing (404) is not published yet: no problem, its
     /// local file kept; the next sync finds it.
     @Test func aMissingPointerIsNotYetPublished() async throws {

@@ -19,11 +19,17 @@ struct ClientState: Codable, Equatable {
     /// Format 2: when (unix seconds) the local catalog was last found to be the published one;
     /// older than the sync's catalog maximum age, it is downloaded again if it changed.
     var catalogChecked: Int64?
+    /// Format 2: followed feeds the local catalog did not list when it was last synced. A feed
+    /// in it does not make the catalog be downloaded again (it waits for the maximum age like
+    /// any change): one removed from the publication, or never in it, would otherwise cost a
+    /// whole catalog on every sync.
+    var catalogAbsent: [Int64]?
 
     enum CodingKeys: String, CodingKey {
         case format, source, generation, files, pointers
         case formatVersion = "format_version"
         case catalogChecked = "catalog_checked_unix_time"
+        case catalogAbsent = "catalog_absent_feedids"
     }
 
     init() {}
@@ -39,6 +45,7 @@ struct ClientState: Codable, Equatable {
         files = try container.decodeIfPresent([String: LocalFile].self, forKey: .files) ?? [:]
         pointers = try container.decodeIfPresent([String: CachedPointer].self, forKey: .pointers) ?? [:]
         catalogChecked = try container.decodeIfPresent(Int64.self, forKey: .catalogChecked)
+        catalogAbsent = try container.decodeIfPresent([Int64].self, forKey: .catalogAbsent)
     }
 
     /// A pointer's body as received (checked again when used) and the ETag it came with.

@@ -12,7 +12,12 @@ extension SyncSession {
         let followed: [Int64]
         switch configuration.feeds {
         case .all: followed = listed ?? []
-        case .only(let ids): followed = listed.map { Set($0).intersection(ids) }.map(Array.init) ?? Array(ids)
+        case .only(let ids):
+            followed = listed.map { Set($0).intersection(ids) }.map(Array.init) ?? Array(ids)
+            if catalogReady, let listed {
+                let absent = ids.subtracting(listed).sorted()
+                state.catalogAbsent = absent.isEmpty ? nil : absent
+            }
         }
         let pointers = await fetchPointers(followed.sorted(), root: root)
         for feedID in followed.sorted() {
@@ -135,15 +140,18 @@ extension SyncSession {
     }
 
     /// Why the catalog is to be synced now, or nil (and `report.catalog` says it is kept):
-    /// none held, a followed feed missing from it, following every feed and it changed, or
+    /// none held, a followed feed missing from it that was not missing when it was last synced
+    /// (``ClientState/catalogAbsent``), following every feed and it changed, or
     /// older than the maximum age. The one held being the published version is synced too
     /// (no download: its stamp is checked).
     private func reasonToSyncCatalog(_ published: ManifestFile, now: Int64) -> String? {
         let local = state.files[SafeName.catalog]
         guard let local, let version = local.version, folder.exists(SafeName.catalog) else { return "missing" }
         if version == published.version, local.schemaVersion == published.schemaVersion { return "version \(version)" }
+        // A feed the catalog held did not list either is not a reason: removed from the
+        // publication (or never in it), it would make every sync download the catalog.
         if case .only(let ids) = configuration.feeds, let listed = localCatalogFeedIDs().map(Set.init),
-            let absent = ids.subtracting(listed).min()
+            let absent = ids.subtracting(listed).subtracting(state.catalogAbsent ?? []).min()
         {
             return "feed \(absent) is not in the local catalog"
         }

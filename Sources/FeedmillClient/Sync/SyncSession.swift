@@ -41,6 +41,7 @@ final class SyncSession {
             state.generation = nil
             state.pointers = [:]
             state.catalogChecked = nil
+            state.catalogAbsent = nil
         }
         report.previousGeneration = state.generation
         if let applied = state.generation, generation < applied {
