@@ -39,12 +39,7 @@ struct AggregateEntry: Equatable {
                 unreadable.append("feed \(feed.feedID): \(error.description)")
                 continue
             }
-            for item in items {
-                newest.add(AggregateEntry(
-                    feedID: feed.feedID, feedTitle: feed.title ?? feed.url, feedURL: feed.url, siteLink: feed.state.siteLink,
-                    id: item.id, title: item.title, summary: item.summary, permalink: item.permalink,
-                    published: item.published, updated: item.updated, author: item.author, undated: item.undated))
-            }
+            for item in items { newest.add(AggregateEntry(item, feed: feed)) }
         }
         return (newest.entries, unreadable)
     }

@@ -39,6 +39,9 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// Feeds the change log named that this record could not publish (their database failed
     /// a check): read again by the next publication, whatever the log says.
     public var pendingFeeds: [Int64]?
+    /// The newest entries of the pages, kept so that the next publication reads only the
+    /// snapshots that changed (``NewestEntriesKept``). Absent: it reads every one. Unsharded only.
+    public var newest: NewestEntriesKept?
 
     /// A format-1 manifest's `format`; the root keeps it.
     public static let formatName = "feedmill-manifest"
@@ -55,6 +58,7 @@ public struct Manifest: Codable, Equatable, Sendable {
         case rootCatalogs = "root_catalogs"
         case changes
         case pendingFeeds = "pending_feeds"
+        case newest = "newest_entries"
     }
 
     public init(generation: Int = 0, catalog: PublishedCatalog? = nil, feeds: [PublishedFeed] = []) {

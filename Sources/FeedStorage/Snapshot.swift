@@ -211,10 +211,20 @@ public enum Snapshot {
     /// The newest `limit` items of a published feed snapshot dated no later than `notAfter`,
     /// newest first (for `atom.xml` and `index.html`).
     public static func newestItems(ofSnapshot path: String, limit: Int, notAfter: Int64 = .max) throws(StorageError) -> [SnapshotItem] {
+        try newestItemsAndLater(ofSnapshot: path, limit: limit, notAfter: notAfter).items
+    }
+
+    /// ``newestItems(ofSnapshot:limit:notAfter:)``, and the earliest date after `notAfter`
+    /// among the snapshot's items (nil: none is dated after it): from then on, a later cutoff
+    /// would give other items, so a publisher that keeps the newest items knows when to read the
+    /// snapshot again. One open, two queries.
+    public static func newestItemsAndLater(
+        ofSnapshot path: String, limit: Int, notAfter: Int64 = .max
+    ) throws(StorageError) -> (items: [SnapshotItem], later: Int64?) {
         try StorageError.wrap(path, "reading snapshot") {
             let queue = try DatabaseQueue(path: path, configuration: readOnly)
             return try queue.read { db in
-                try Row.fetchAll(
+                let items = try Row.fetchAll(
                     db,
                     sql: """
                         SELECT id, title, summary, permalink, pubdate_unix_time, updated_unix_time, author, pubdate_is_first_seen
@@ -240,6 +250,15 @@ public enum Snapshot {
                         updated: try read(5, "updated_unix_time"), author: try read(6, "author"),
                         undated: try read(7, "pubdate_is_first_seen") == Int64(1))
                 }
+                // Compared as the query above compares. Text is never at or before a cutoff, so
+                // never among the items: not counted. A real is rounded down (read sooner).
+                let later = notAfter == .max ? nil : try Int64.fetchOne(
+                    db, sql: """
+                        SELECT CAST(MIN(pubdate_unix_time) AS INTEGER) FROM items
+                        WHERE pubdate_unix_time > ? AND typeof(pubdate_unix_time) IN ('integer', 'real')
+                        """,
+                    arguments: [notAfter])
+                return (items, later)
             }
         }
     }

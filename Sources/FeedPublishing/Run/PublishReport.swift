@@ -14,6 +14,9 @@ public struct PublishReport: Sendable, Equatable {
     public var filesWritten: Int
     public var bytesWritten: Int
     public var filesRemoved: Int
+    /// Snapshots read for `atom.xml` and `index.html`: the changed ones, when the record kept
+    /// the newest entries (``NewestEntriesKept``); every one otherwise.
+    public var pageSnapshotsRead = 0
     public var duration: Double
     /// Feeds whose database could not be read: each keeps its last good snapshot.
     public var failures: [PublishFailure] = []

@@ -39,28 +39,57 @@ extension PublishRun {
             contentDigest: snapshot.contentDigest)
     }
 
-    /// `atom.xml` and `index.html`, from the newest entries of the snapshots the manifest
-    /// names. An entry dated more than a day after the publication is left out of them (it
+    /// The newest entries for the pages of a publication of every feed (one shard of one),
+    /// from those its previous record kept and the snapshots that changed
+    /// (``NewestEntriesKept``); kept in the next record. Read before the commit, so the record
+    /// committed holds them. A recovery, `--full` or a previous format-1 manifest reads every
+    /// snapshot.
+    func refreshNewest(feeds: [CatalogFeed], recovering: Bool, _ publication: inout Publication) -> NewestEntriesKept.Refreshed {
+        let previous = publication.previous
+        let usable = previous.isRecord && !recovering && !configuration.full ? previous.newest : nil
+        let refreshed = NewestEntriesKept.refresh(
+            usable, previousFiles: Dictionary(previous.feeds.map { ($0.feedID, $0.file) }, uniquingKeysWith: { first, _ in first }),
+            published: publication.next.feeds.sorted { $0.feedID < $1.feedID },
+            feeds: Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first }),
+            limit: configuration.aggregateEntries, notAfter: notAfter, path: localCopy)
+        publication.next.newest = refreshed.kept
+        publication.report.pageSnapshotsRead = refreshed.snapshotsRead
+        return refreshed
+    }
+
+    /// An entry dated more than a day after the publication is left out of the pages (it
     /// would stay on top for good: normalisation no longer stores such dates, but a database
-    /// may hold one from before, or from a hand). A snapshot that cannot be read leaves its
+    /// may hold one from before, or from a hand).
+    private var notAfter: Int64 { configuration.clock().saturatingAdd(AggregateEntry.futureAllowance) }
+
+    /// `atom.xml` and `index.html`, from the newest entries: `refreshed` (``refreshNewest``), or
+    /// those of every snapshot the manifest names. A snapshot that cannot be read leaves its
     /// feed's entries out, and says so. A page already as it would be written is not put again.
     /// `others` are the feeds other shards published (as their records in the root give them).
-    func writeAggregates(feeds: [CatalogFeed], others: [PublishedFeed] = [], _ publication: inout Publication) throws(PublishError) {
-        let byID = Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
-        var sources: [(feed: CatalogFeed, snapshot: String)] = []
-        var unreadable: [String] = []
+    func writeAggregates(
+        feeds: [CatalogFeed], others: [PublishedFeed] = [], refreshed: NewestEntriesKept.Refreshed? = nil, _ publication: inout Publication
+    ) throws(PublishError) {
         let published = (publication.next.feeds + others).sorted { $0.feedID < $1.feedID }
-        for published in published {
-            guard let feed = byID[published.feedID] else { continue }
-            do throws(StorageError) {
-                sources.append((feed, try localCopy(published.file)))
-            } catch {
-                unreadable.append("feed \(feed.feedID): \(error.description)")
+        let newest: (entries: [AggregateEntry], unreadable: [String])
+        if let refreshed {
+            newest = (refreshed.entries, refreshed.unreadable)
+        } else {
+            let byID = Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
+            var sources: [(feed: CatalogFeed, snapshot: String)] = []
+            var unreadable: [String] = []
+            for published in published {
+                guard let feed = byID[published.feedID] else { continue }
+                do throws(StorageError) {
+                    sources.append((feed, try localCopy(published.file)))
+                } catch {
+                    unreadable.append("feed \(feed.feedID): \(error.description)")
+                }
             }
+            let read = AggregateEntry.newest(configuration.aggregateEntries, feeds: sources, notAfter: notAfter)
+            publication.report.pageSnapshotsRead = sources.count
+            newest = (read.entries, unreadable + read.unreadable)
         }
-        let newest = AggregateEntry.newest(
-            configuration.aggregateEntries, feeds: sources, notAfter: configuration.clock().saturatingAdd(AggregateEntry.futureAllowance))
-        publication.report.warnings += (unreadable + newest.unreadable).map { "\($0); its entries are left out of atom.xml and index.html" }
+        publication.report.warnings += newest.unreadable.map { "\($0); its entries are left out of atom.xml and index.html" }
         let counts = Dictionary(published.map { ($0.feedID, $0.itemCount) }, uniquingKeysWith: { first, _ in first })
         let pages: [(PublishedName, String)] = [
             (.atom, AtomWriter.document(newest.entries, title: configuration.title, siteURL: configuration.siteURL)),

@@ -91,9 +91,12 @@ public struct PublishRun: Sendable {
             publication.next.catalog = try publishCatalog(&publication)
             recordChangesSeen(only: only, &publication)
             if publication.due(recovering: recover) {
+                // One shard of one: the pages' entries are kept in its record (other shards'
+                // feeds are known only once the root is committed).
+                let refreshed = shard.isAll ? refreshNewest(feeds: feeds, recovering: recover || !start.recovery.isEmpty, &publication) : nil
                 try commit(store, allFeeds: allFeeds, &publication)
                 let others = shard.isAll ? [] : otherShardsFeeds(store, root: publication.committedRoot)
-                try writeAggregates(feeds: shard.isAll ? feeds : allFeeds, others: others, &publication)
+                try writeAggregates(feeds: shard.isAll ? feeds : allFeeds, others: others, refreshed: refreshed, &publication)
                 removeRetired(store, &publication)
             } else {
                 publication.next = publication.previous
