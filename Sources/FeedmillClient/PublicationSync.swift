@@ -32,6 +32,23 @@ public struct PublicationSync: Sendable {
     public let catalogMaxAge: TimeInterval
     /// The time now, for the catalog's age (a test passes its own).
     public let clock: @Sendable () -> Date
+    /// Where `all_feeds.sqlite` comes from when following some feeds (``FollowedFeeds/only(_:)``)
+    /// in publication format 2. Following every feed, or in format 1, it is always the
+    /// published one.
+    public let catalog: CatalogSource
+
+    /// Where the local `all_feeds.sqlite` comes from.
+    public enum CatalogSource: String, Sendable, Equatable, CaseIterable {
+        /// Written by the client from the followed feeds' pointers (their `about`): only the
+        /// followed feeds' rows, in the published catalog's tables, so an app's queries work as
+        /// on the published one; never a download of the whole catalog (issue 51: 226 MB at a
+        /// million feeds, to show 50 titles). Falls back to ``published`` for a publisher whose
+        /// pointers carry no `about` (before issue 51). The default when following some feeds.
+        case followed
+        /// The published catalog, downloaded whole when needed (``catalogMaxAge``): for an app
+        /// that lets its user browse every feed.
+        case published
+    }
 
     /// Feed schema versions this client reads: a rise only ever adds tables and columns, so
     /// the client knows which rises it can still read.
@@ -42,7 +59,8 @@ public struct PublicationSync: Sendable {
 
     public init(
         baseURL: URL, folder: URL, feeds: FollowedFeeds = .all, transport: any ClientTransport = URLSessionTransport(),
-        catalogMaxAge: TimeInterval = defaultCatalogMaxAge, clock: @escaping @Sendable () -> Date = { Date() }
+        catalogMaxAge: TimeInterval = defaultCatalogMaxAge, clock: @escaping @Sendable () -> Date = { Date() },
+        catalog: CatalogSource = .followed
     ) {
         // Names are resolved against the base as a directory, whether or not it ends with "/".
         self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
@@ -51,6 +69,7 @@ public struct PublicationSync: Sendable {
         self.transport = transport
         self.catalogMaxAge = catalogMaxAge
         self.clock = clock
+        self.catalog = catalog
     }
 
     /// Brings the folder to the manifest's generation, as far as it can. Throws only when

@@ -33,9 +33,12 @@ public struct PullCommand: AsyncParsableCommand {
             (all_feeds.sqlite) and the feeds followed (every feed, or those given with --feed) \
             as feed_<id>.sqlite, by deltas when they apply and whole files otherwise. In \
             publication format 2 each followed feed's pointer (feed_<id>.json) is revalidated \
-            with the ETag kept from the last run (unchanged: a 304, no body), and the catalog is \
-            downloaded only when FOLDER has none, when a followed feed is not in it, or when it is \
-            older than --catalog-max-age (following every feed: whenever it changed); format 1 \
+            with the ETag kept from the last run (unchanged: a 304, no body). Following some \
+            feeds (--feed), all_feeds.sqlite is written by rss-pull from their pointers: only \
+            the followed feeds' rows, never the whole catalog (--catalog published downloads the \
+            published one instead). Otherwise the catalog is downloaded only when FOLDER has \
+            none, when a newly followed feed is not in it, or when it is older than \
+            --catalog-max-age (following every feed: whenever it changed); format 1 \
             publications are read too. Every \
             download's SHA-256 and every database's content digest is checked; files are \
             replaced by rename, so a reader never opens a half-written database; a feed that \
@@ -74,6 +77,12 @@ public struct PullCommand: AsyncParsableCommand {
             valueName: "seconds"))
     var catalogMaxAge: Double = PublicationSync.defaultCatalogMaxAge
 
+    @Option(
+        help: ArgumentHelp(
+            "Following some feeds: all_feeds.sqlite written from their pointers (followed), or the published one (published).",
+            valueName: "source"))
+    var catalog: PublicationSync.CatalogSource = .followed
+
     @Flag(help: "Print the report as JSON instead of one line.")
     var json = false
 
@@ -101,7 +110,7 @@ public struct PullCommand: AsyncParsableCommand {
         let sync = PublicationSync(
             baseURL: source, folder: URL(fileURLWithPath: folder, isDirectory: true),
             feeds: feeds.isEmpty ? .all : .only(Set(feeds)), transport: URLSessionTransport(timeout: timeout),
-            catalogMaxAge: catalogMaxAge)
+            catalogMaxAge: catalogMaxAge, catalog: catalog)
         let report: SyncReport
         do {
             report = try await sync.run()
@@ -126,3 +135,5 @@ public struct PullCommand: AsyncParsableCommand {
         if !report.problems.isEmpty { throw ExitCode(1) }
     }
 }
+
+extension PublicationSync.CatalogSource: ExpressibleByArgument {}

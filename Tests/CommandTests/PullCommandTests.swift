@@ -24,16 +24,22 @@ struct PullCommandTests {
         let fixtureSchema = try Self.manifest(out).feeds.map(\.schemaVersion).max() ?? 0
         let server = try StaticDirectoryServer(directory: out)
         let farm = try ChangingFeeds()
-        let everything = try TemporaryDirectory(), some = try TemporaryDirectory()
+        let everything = try TemporaryDirectory(), some = try TemporaryDirectory(), own = try TemporaryDirectory()
+        // Following every feed; following two with the published catalog; following the same
+        // two with the catalog rss-pull writes from their pointers (the default since issue 51).
+        let clients = [
+            Client(folder: everything.url.path, follows: nil), Client(folder: some.url.path, follows: [2, 5], catalog: "published"),
+            Client(folder: own.url.path, follows: [2, 5], catalog: "followed"),
+        ]
         var ledger = Ledger()
         // Every manifest and delta of the run, checked at the end against the shipped schemas and
         // the contract's digest (Scripts/validate-contract, Scripts/content-digest).
         let contract = try ContractArchive()
 
         // The publication as the code before issue 40 wrote it (no format, no digests).
-        for client in [Client(folder: everything.url.path, follows: nil), Client(folder: some.url.path, follows: [2, 5])] {
+        for client in clients {
             let report = try runPull(server, client)
-            ledger.add(report, manifest: try Self.manifest(out), previous: nil, follows: client.follows)
+            if client.catalog != "followed" { ledger.add(report, manifest: try Self.manifest(out), previous: nil, follows: client.follows) }
             try expectConverged(client, publication: out)
         }
         var previous = try Self.manifest(out)
@@ -85,12 +91,12 @@ struct PullCommandTests {
             #expect(manifest.formatVersion == 2)
             try contract.keep(publication: out, label: "generation \(generation)")
 
-            for client in [Client(folder: everything.url.path, follows: nil), Client(folder: some.url.path, follows: [2, 5])] {
+            for client in clients {
                 if generation == killAt && client.follows == nil {
                     try killMidTransfer(server, client, manifest: manifest)
                 }
                 let report = try runPull(server, client)
-                ledger.add(report, manifest: manifest, previous: previous, follows: client.follows)
+                if client.catalog != "followed" { ledger.add(report, manifest: manifest, previous: previous, follows: client.follows) }
                 try expectConverged(client, publication: out)
                 if bump, manifest.feeds.map(\.schemaVersion).max() ?? 0 > fixtureSchema {
                     // A schema version rise: every followed feed is downloaded whole, none by delta.
@@ -144,12 +150,15 @@ struct PullCommandTests {
     struct Client {
         let folder: String
         let follows: Set<Int64>?
+        /// `--catalog` (following some feeds): nil, the default.
+        var catalog: String?
 
         /// A client following some feeds keeps no catalog older than the publication's (a maximum
         /// age of 0): it learns at once that a feed it follows left. (Kept up to a day, the
         /// default, that client would keep a removed feed's file until its catalog is that old.)
         var arguments: [String] {
             [folder, "--json"] + (follows.map { ["--catalog-max-age", "0"] + $0.sorted().flatMap { ["--feed", "\($0)"] } } ?? [])
+                + (catalog.map { ["--catalog", $0] } ?? [])
         }
     }
 
@@ -204,6 +213,10 @@ struct PullCommandTests {
     /// the published file.
     private func expectConverged(_ client: Client, publication out: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let manifest = try Self.manifest(out)
+        if client.catalog == "followed", manifest.formatVersion == 2, let follows = client.follows {
+            try expectConverged(following: follows, folder: client.folder, publication: out, sourceLocation: sourceLocation)
+            return
+        }
         var expected = [manifest.catalog.name: (manifest.catalog.file, manifest.catalog.contentDigest)]
         for feed in manifest.feeds where client.follows?.contains(feed.feedID) ?? true {
             expected[feed.name] = (feed.file, feed.contentDigest)
@@ -215,6 +228,47 @@ struct PullCommandTests {
             let local = try IndependentDigest.of(client.folder + "/" + name, catalog: catalog)
             #expect(local == (try IndependentDigest.of(out + "/" + file, catalog: catalog)), "\(name)", sourceLocation: sourceLocation)
             if let digest { #expect(local == digest, "\(name)", sourceLocation: sourceLocation) }
+        }
+    }
+
+    /// A client writing its own catalog from the pointers: each followed feed that has a
+    /// pointer is held at the pointer's usable entry, and the local catalog has exactly their
+    /// rows, as the pointers' `about` gives them (read here without the client).
+    private func expectConverged(
+        following follows: Set<Int64>, folder: String, publication out: String, sourceLocation: SourceLocation
+    ) throws {
+        let root = try Self.readJSON(out + "/manifest.json")
+        let shards = try #require(root["shards"] as? [String: [String: Any]])
+        let pointerName = try #require(root["feed_pointer"] as? String)
+        var expected: [String: (file: String, digest: String?)] = [:]
+        var rows: [[String?]] = []
+        for id in follows.sorted() {
+            let path = out + "/" + pointerName.replacingOccurrences(of: "{feedid}", with: "\(id)")
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            let pointer = try Self.readJSON(path)
+            let usable = try #require(Self.usable(pointer, shards: shards), "feed \(id)", sourceLocation: sourceLocation)
+            expected["feed_\(id).sqlite"] = (try #require(usable["file"] as? String), usable["content_digest"] as? String)
+            let about = try #require(pointer["about"] as? [String: Any], "feed \(id)'s pointer has its about", sourceLocation: sourceLocation)
+            rows.append(["\(id)", about["url"] as? String, about["title"] as? String])
+        }
+        let present = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
+        #expect(present == Set(expected.keys).union(["all_feeds.sqlite", ".feedmill-client.json"]), sourceLocation: sourceLocation)
+        for (name, (file, digest)) in expected {
+            let local = try IndependentDigest.of(folder + "/" + name, catalog: false)
+            #expect(local == (try IndependentDigest.of(out + "/" + file, catalog: false)), "\(name)", sourceLocation: sourceLocation)
+            if let digest { #expect(local == digest, "\(name)", sourceLocation: sourceLocation) }
+        }
+        let local = try sqlite(folder + "/all_feeds.sqlite", "SELECT feeds.feedid, feeds.url, about.title FROM feeds LEFT JOIN about ON about.feedid = feeds.feedid ORDER BY feeds.feedid")
+        #expect(local == rows, sourceLocation: sourceLocation)
+    }
+
+    /// The first entry of `pointer` usable for a root whose shards are `shards` (SPEC-41 §4).
+    private static func usable(_ pointer: [String: Any], shards: [String: [String: Any]]) -> [String: Any]? {
+        (pointer["entries"] as? [[String: Any]] ?? []).first { candidate in
+            guard let shard = candidate["shard"] as? String, let commit = shards[shard], let generation = candidate["generation"] as? Int,
+                let committed = commit["generation"] as? Int
+            else { return false }
+            return generation < committed || (generation == committed && candidate["publication"] as? String == commit["publication"] as? String)
         }
     }
 
@@ -258,13 +312,7 @@ struct PullCommandTests {
             guard FileManager.default.fileExists(atPath: path) else { continue }
             let pointer = try readJSON(path)
             #expect((pointer["feedid"] as? NSNumber)?.int64Value == id)
-            let usable = (pointer["entries"] as? [[String: Any]] ?? []).first { candidate in
-                guard let shard = candidate["shard"] as? String, let commit = shards[shard], let generation = candidate["generation"] as? Int,
-                    let committed = commit["generation"] as? Int
-                else { return false }
-                return generation < committed || (generation == committed && candidate["publication"] as? String == commit["publication"] as? String)
-            }
-            if let usable { feeds.append(try entry(usable, feedID: id)) }
+            if let usable = usable(pointer, shards: shards) { feeds.append(try entry(usable, feedID: id)) }
         }
         return PublishedManifest(formatVersion: formatVersion, catalog: catalog, feeds: feeds)
     }

@@ -48,10 +48,17 @@ final class ClientFixture {
     /// The served publication as it is now.
     func view() throws -> PublishedView { try PublishedView(directory: servedPath) }
 
-    func sync(_ feeds: FollowedFeeds = .all, catalogMaxAge: TimeInterval = PublicationSync.defaultCatalogMaxAge) async throws(ClientError) -> SyncReport {
+    /// A sync of the served publication. `catalog`: the published one by default, as most tests
+    /// here check what the client does with it (following every feed, it always is);
+    /// `FollowedCatalogTests` checks the client's own.
+    func sync(
+        _ feeds: FollowedFeeds = .all, catalogMaxAge: TimeInterval = PublicationSync.defaultCatalogMaxAge,
+        catalog: PublicationSync.CatalogSource = .published
+    ) async throws(ClientError) -> SyncReport {
         let now = self.now
         return try await PublicationSync(
-            baseURL: base, folder: folder, feeds: feeds, catalogMaxAge: catalogMaxAge, clock: { Date(timeIntervalSince1970: now.value) }
+            baseURL: base, folder: folder, feeds: feeds, catalogMaxAge: catalogMaxAge, clock: { Date(timeIntervalSince1970: now.value) },
+            catalog: catalog
         ).run()
     }
 

@@ -1,3 +1,5 @@
+import FeedStorage
+
 /// `feed_<id>.json`: where a client finds a feed's snapshot and deltas, revalidated with
 /// `If-None-Match` (a feed that did not change keeps its bytes, and so its ETag). At most two
 /// entries, newest first: the one the latest publication wrote and the last committed one
@@ -8,22 +10,55 @@ public struct FeedPointer: Codable, Equatable, Sendable {
     public var formatVersion = Manifest.currentFormatVersion
     public var feedID: Int64
     public var entries: [PointerEntry]
+    /// What a reader shows for the feed, as the catalog has it now (absent from pointers
+    /// written before issue 51).
+    public var about: PointerAbout?
 
     public static let formatName = "feedmill-feed-pointer"
 
     enum CodingKeys: String, CodingKey {
-        case format, entries
+        case format, entries, about
         case formatVersion = "format_version"
         case feedID = "feedid"
     }
 
-    public init(feedID: Int64, entries: [PointerEntry]) {
+    public init(feedID: Int64, entries: [PointerEntry], about: PointerAbout? = nil) {
         self.feedID = feedID
         self.entries = entries
+        self.about = about
     }
 
     public func encoded() throws(PublishError) -> [UInt8] {
         try PublicationJSON.encode(self, what: PublishedName.pointer(feedID).fileName)
+    }
+}
+
+/// The catalog's `feeds.url` and `about` row of a feed, in its pointer: what a reader shows for
+/// a feed it follows (title, site, description, picture) reaches it with the feed, so a
+/// client following 50 of a million feeds never downloads the catalog for 50 titles (issue
+/// 51). Links that are not `http`/`https` are left out, as everywhere clients read.
+public struct PointerAbout: Codable, Equatable, Sendable {
+    public var url: String
+    public var title: String?
+    public var link: String?
+    public var description: String?
+    public var imageURL: String?
+    public var language: String?
+
+    enum CodingKeys: String, CodingKey {
+        case url, title, link, description, language
+        case imageURL = "image_url"
+    }
+
+    public init(url: String, title: String? = nil, link: String? = nil, description: String? = nil, imageURL: String? = nil, language: String? = nil) {
+        (self.url, self.title, self.link, self.description, self.imageURL, self.language) = (url, title, link, description, imageURL, language)
+    }
+
+    /// The feed's row as a client's catalog would hold it.
+    init(_ feed: CatalogFeed) {
+        self.init(
+            url: feed.url, title: feed.title, link: feed.link.flatMap(WebLink.checked), description: feed.about.description,
+            imageURL: feed.about.imageURL.flatMap(WebLink.checked), language: feed.about.language)
     }
 }
 

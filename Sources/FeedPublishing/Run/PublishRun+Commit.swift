@@ -52,14 +52,20 @@ extension PublishRun {
         publication.report.filesWritten += 1
         publication.report.bytesWritten += recordBytes.count
 
-        // 5. The intent: the pointers this publication writes, with those to repair.
-        let pointers = pointerFeeds(publication, present: publication.present)
+        // 5. The intent: the pointers this publication writes, with those to repair, and those
+        // of the feeds read whose pointer would change (their `about`: a feed renamed).
+        let abouts = Dictionary(allFeeds.map { ($0.feedID, PointerAbout($0)) }, uniquingKeysWith: { first, _ in first })
+        var pointers = pointerFeeds(publication, present: publication.present)
+        for feed in next.feeds where !pointers.contains(feed.feedID) && publication.reading.feedIDs?.contains(feed.feedID) != false {
+            let bytes = try pointer(of: feed, publication: publicationID, generation: generation, about: abouts[feed.feedID]).encoded()
+            if target.read(PublishedName.pointer(feed.feedID).fileName) != bytes { pointers.insert(feed.feedID) }
+        }
         let intent = PublishIntent(generation: generation, publication: publicationID, feeds: pointers.sorted())
         try target.put(try intent.encoded(), as: PublishedName.intent(shard).fileName)
 
         // 6. The pointers, each with its new entry and the last committed one.
         for feed in next.feeds where pointers.contains(feed.feedID) {
-            let bytes = try pointer(of: feed, publication: publicationID, generation: generation).encoded()
+            let bytes = try pointer(of: feed, publication: publicationID, generation: generation, about: abouts[feed.feedID]).encoded()
             // A pointer to repair that the run cut short never reached keeps its bytes (and ETag).
             if feed.entryPublication != nil, target.read(PublishedName.pointer(feed.feedID).fileName) == bytes { continue }
             try target.put(bytes, as: PublishedName.pointer(feed.feedID).fileName)
@@ -124,7 +130,7 @@ extension PublishRun {
 
     /// A feed's pointer: its entry (this publication's when it has no other), then the last
     /// committed one before it.
-    func pointer(of feed: PublishedFeed, publication: String, generation: Int) -> FeedPointer {
+    func pointer(of feed: PublishedFeed, publication: String, generation: Int, about: PointerAbout?) -> FeedPointer {
         var entries = [
             PointerEntry(feed, shard: shard.label, generation: feed.entryGeneration ?? generation, publication: feed.entryPublication ?? publication)
         ]
@@ -135,7 +141,7 @@ extension PublishRun {
             previous.deltas = []
             entries.append(previous)
         }
-        return FeedPointer(feedID: feed.feedID, entries: entries)
+        return FeedPointer(feedID: feed.feedID, entries: entries, about: about)
     }
 
     /// The root after this commit: `base`'s entries of shards of the same N, this shard's new

@@ -68,9 +68,13 @@ struct ClientState: Codable, Equatable {
         /// by someone else, and its digest is computed again before it is trusted.
         var size: Int?
         var modified: Int64?
+        /// The catalog written by the client from the followed feeds' pointers
+        /// (``PublicationSync/CatalogSource/followed``), not a published version: `version` is
+        /// nil, so a sync that needs the published catalog replaces it.
+        var built: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case kind, version, size, modified
+            case kind, version, size, modified, built
             case feedID = "feedid"
             case schemaVersion = "schema_version"
             case contentDigest = "content_digest"

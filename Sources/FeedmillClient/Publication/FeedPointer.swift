@@ -9,9 +9,11 @@ public struct FeedPointer: Decodable, Sendable, Equatable {
     public var formatVersion: Int
     public var feedID: Int64
     public var entries: [PointerEntry]
+    /// What a reader shows for the feed (since issue 51); nil from an older publisher.
+    public var about: FeedAbout?
 
     enum CodingKeys: String, CodingKey {
-        case format, entries
+        case format, entries, about
         case formatVersion = "format_version"
         case feedID = "feedid"
     }
@@ -38,6 +40,26 @@ public struct FeedPointer: Decodable, Sendable, Equatable {
             try pointer.entries[index].check(feedID: feedID)
         }
         return pointer
+    }
+}
+
+/// A feed's `feeds.url` and `about` row as its pointer gives them (docs/client-contract.md,
+/// the pointer): what a client following a few feeds lists them with, without the catalog.
+public struct FeedAbout: Decodable, Sendable, Equatable {
+    public var url: String
+    public var title: String?
+    public var link: String?
+    public var description: String?
+    public var imageURL: String?
+    public var language: String?
+
+    enum CodingKeys: String, CodingKey {
+        case url, title, link, description, language
+        case imageURL = "image_url"
+    }
+
+    public init(url: String, title: String? = nil, link: String? = nil, description: String? = nil, imageURL: String? = nil, language: String? = nil) {
+        (self.url, self.title, self.link, self.description, self.imageURL, self.language) = (url, title, link, description, imageURL, language)
     }
 }
 

@@ -59,12 +59,16 @@ public struct ManifestFile: Decodable, Sendable, Equatable {
     /// `sha256:<hex>` over the rows (see the client contract); absent before format version 1.
     public var contentDigest: String?
     public var deltas: [ManifestDelta]
+    /// When the feed's items last changed (`last_update_unix_time`); nil for the catalog, or
+    /// when never stored.
+    public var lastUpdate: Int64?
 
     enum CodingKeys: String, CodingKey {
         case name, file, version, sha256, size, deltas
         case feedID = "feedid"
         case schemaVersion = "schema_version"
         case contentDigest = "content_digest"
+        case lastUpdate = "last_update_unix_time"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -78,6 +82,8 @@ public struct ManifestFile: Decodable, Sendable, Equatable {
         schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
         contentDigest = try container.decodeIfPresent(String.self, forKey: .contentDigest)
         deltas = try container.decodeIfPresent([ManifestDelta].self, forKey: .deltas) ?? []
+        // A value of another type is read as absent: it only ever fills a local catalog's row.
+        lastUpdate = try? container.decodeIfPresent(Int64.self, forKey: .lastUpdate)
     }
 }
 

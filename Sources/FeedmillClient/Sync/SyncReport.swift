@@ -125,6 +125,10 @@ public struct CatalogCheck: Sendable, Equatable, Encodable, CustomStringConverti
         case downloaded
         /// A newer one is published, but none of the reasons to download it holds.
         case kept
+        /// Written from the followed feeds' pointers (``PublicationSync/CatalogSource/followed``).
+        case built
+        /// Written from the followed feeds' pointers before, and still as they give it.
+        case unchanged
         /// It had to be downloaded but could not be (see the report's problems).
         case failed
     }

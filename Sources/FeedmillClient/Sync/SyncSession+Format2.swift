@@ -7,6 +7,7 @@ import Foundation
 /// followed, are removed.
 extension SyncSession {
     func syncFormat2(_ root: RootManifest) async {
+        if case .only(let ids) = configuration.feeds, configuration.catalog == .followed, await syncFollowedOnly(ids, root: root) { return }
         let catalogReady = await syncCatalog(root)
         let listed = localCatalogFeedIDs()
         let followed: [Int64]
@@ -22,7 +23,7 @@ extension SyncSession {
         let pointers = await fetchPointers(followed.sorted(), root: root)
         for feedID in followed.sorted() {
             guard let answer = pointers[feedID] else { continue }
-            await syncFeed(feedID, root: root, answer: answer)
+            _ = await syncFeed(feedID, root: root, answer: answer)
         }
         let pointerNames = Set(followed.map(root.pointerName(for:)))
         state.pointers = state.pointers.filter { pointerNames.contains($0.key) }
@@ -46,7 +47,7 @@ extension SyncSession {
 
     /// Every followed feed's pointer, asked for with the ETag kept from the last sync, a few
     /// at a time; counted in the report as they come back.
-    private func fetchPointers(_ feedIDs: [Int64], root: RootManifest) async -> [Int64: Result<TransportResponse, ClientError>] {
+    func fetchPointers(_ feedIDs: [Int64], root: RootManifest) async -> [Int64: Result<TransportResponse, ClientError>] {
         let requests = feedIDs.map { feedID in
             let name = root.pointerName(for: feedID)
             return (feedID, TransportRequest(url: url(of: name), ifNoneMatch: state.pointers[name]?.etag))
@@ -70,17 +71,37 @@ extension SyncSession {
         return answers
     }
 
+    /// What became of one feed in a sync.
+    enum FeedOutcome {
+        /// Its pointer was read and its file brought to the entry usable for the root (or
+        /// tried: a problem with the file is in the report).
+        case published(FeedPointer, PointerEntry)
+        /// No pointer (404): not published, yet or any more.
+        case notPublished
+        /// A pointer with no entry usable for this root (a publication in flight, or cut
+        /// short): not published for this root; what the client holds stays.
+        case notUsable
+        /// Its pointer could not be read (in the report's problems).
+        case failed
+    }
+
     /// One feed: its pointer, the first entry usable for this root, the file brought to it.
-    private func syncFeed(_ feedID: Int64, root: RootManifest, answer: Result<TransportResponse, ClientError>) async {
+    func syncFeed(_ feedID: Int64, root: RootManifest, answer: Result<TransportResponse, ClientError>) async -> FeedOutcome {
         let name = root.pointerName(for: feedID)
         do throws(ClientError) {
-            guard let pointer = try readPointer(name, feedID: feedID, answer: answer), let entry = root.firstUsable(of: pointer) else {
+            guard let pointer = try readPointer(name, feedID: feedID, answer: answer) else {
                 report.notPublished.append(feedID)
-                return
+                return .notPublished
+            }
+            guard let entry = root.firstUsable(of: pointer) else {
+                report.notPublished.append(feedID)
+                return .notUsable
             }
             await sync(entry.file, kind: .feed)
+            return .published(pointer, entry)
         } catch {
             report.problems.append(SyncProblem(file: SafeName.feed(feedID), error: error))
+            return .failed
         }
     }
 

@@ -56,6 +56,7 @@ final class SyncSession {
         }
 
         let changed = !report.fullDownloads.isEmpty || !report.deltaDownloads.isEmpty || !report.removed.isEmpty
+            || report.catalog?.action == .built
         if report.problems.isEmpty {
             state.generation = generation
         }
