@@ -42,6 +42,9 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// The newest entries of the pages, kept so that the next publication reads only the
     /// snapshots that changed (``NewestEntriesKept``). Absent: it reads every one. Unsharded only.
     public var newest: NewestEntriesKept?
+    /// The catalog's pages and title index (``CatalogIndexDocument``) and the index's file:
+    /// the next publication rewrites only the pages whose feeds changed. Unsharded only.
+    public var catalogPages: CatalogPagesKept?
 
     /// A format-1 manifest's `format`; the root keeps it.
     public static let formatName = "feedmill-manifest"
@@ -59,6 +62,7 @@ public struct Manifest: Codable, Equatable, Sendable {
         case changes
         case pendingFeeds = "pending_feeds"
         case newest = "newest_entries"
+        case catalogPages = "catalog_pages"
     }
 
     public init(generation: Int = 0, catalog: PublishedCatalog? = nil, feeds: [PublishedFeed] = []) {
@@ -76,6 +80,7 @@ public struct Manifest: Codable, Equatable, Sendable {
         var files = Set(feeds.flatMap { feed in [feed.file] + feed.deltas.map(\.file) })
         if let catalog { files.insert(catalog.file) }
         files.formUnion(rootCatalogs ?? [])
+        files.formUnion(catalogPages?.files ?? [])
         return files
     }
 
@@ -96,7 +101,19 @@ public struct Manifest: Codable, Equatable, Sendable {
         if isRecord { files.formUnion(feeds.map { PublishedName.pointer($0.feedID).fileName }) }
         if let catalog { files.insert(catalog.file) }
         files.formUnion(rootCatalogs ?? [])
+        files.formUnion(catalogPages?.files ?? [])
         return files
+    }
+}
+
+/// The catalog's pages as a record keeps them: the index (its file named by the root).
+public struct CatalogPagesKept: Codable, Equatable, Sendable {
+    public var index: RootCatalogIndex
+    public var document: CatalogIndexDocument
+
+    /// The index, its pages and title chunks.
+    var files: Set<String> {
+        Set([index.file] + document.pages.map(\.file) + document.titles.map(\.file))
     }
 }
 

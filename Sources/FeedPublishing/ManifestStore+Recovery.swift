@@ -76,6 +76,9 @@ extension ManifestStore {
         start.manifest.retiredFiles = nil
         start.manifest.retired = nil
         start.manifest.rootCatalogs = nil
+        // Written again from the catalog (the same bytes keep their names): not vouched for here.
+        start.manifest.catalogPages = nil
+        start.manifest.newest = nil
         let recovery = start.recovery
         let legacy = !record.isRecord
         start = Start(manifest: start.manifest, recovery: recovery, present: versionedFiles)

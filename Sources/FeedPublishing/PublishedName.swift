@@ -45,6 +45,12 @@ public enum PublishedName: Hashable, Sendable {
     case intent(Shard)
     /// `.feedmill-publisher.json`: format 1's copy of the manifest.
     case legacyRecord
+    /// `catalog_page_3.<sha256>.json`: the catalog's rows of feeds 3000-3999 (issue 51).
+    case catalogPage(Int, sha256: String)
+    /// `catalog_titles.<sha256>.json`: a chunk of the title index.
+    case catalogTitles(sha256: String)
+    /// `catalog_index.<sha256>.json`: the pages and title chunks, named by the root.
+    case catalogIndex(sha256: String)
 
     /// Whose versions a name counts: a feed's or the catalog's.
     public enum Snapshot: Hashable, Sendable {
@@ -68,6 +74,9 @@ public enum PublishedName: Hashable, Sendable {
         case .record(let shard, let sha256): return "publisher.\(shard.fileLabel).\(sha256).json"
         case .intent(let shard): return ".feedmill-intent.\(shard.fileLabel).json"
         case .legacyRecord: return ".feedmill-publisher.json"
+        case .catalogPage(let page, let sha256): return "catalog_page_\(page).\(sha256).json"
+        case .catalogTitles(let sha256): return "catalog_titles.\(sha256).json"
+        case .catalogIndex(let sha256): return "catalog_index.\(sha256).json"
         }
     }
 
@@ -91,7 +100,9 @@ public enum PublishedName: Hashable, Sendable {
     /// A name nobody replaces once it is put: its bytes are its name (format 2) or its version (format 1).
     public var isImmutable: Bool {
         switch self {
-        case .feedVersion, .feedDelta, .catalogVersion, .feedSnapshot, .feedDeltaFile, .catalogSnapshot, .record: return true
+        case .feedVersion, .feedDelta, .catalogVersion, .feedSnapshot, .feedDeltaFile, .catalogSnapshot, .record, .catalogPage, .catalogTitles,
+            .catalogIndex:
+            return true
         default: return false
         }
     }
@@ -116,6 +127,17 @@ public enum PublishedName: Hashable, Sendable {
             let parts = name.dropFirst("publisher.".count).dropLast(".json".count).split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 2, let shard = shard(parts[0]), isDigest(parts[1]) else { return nil }
             return .record(shard, sha256: String(parts[1]))
+        }
+        if name.hasPrefix("catalog_"), name.hasSuffix(".json") {
+            let parts = name.dropLast(".json".count).split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, isDigest(parts[1]) else { return nil }
+            switch parts[0] {
+            case "catalog_titles": return .catalogTitles(sha256: String(parts[1]))
+            case "catalog_index": return .catalogIndex(sha256: String(parts[1]))
+            default:
+                guard parts[0].hasPrefix("catalog_page_"), let page = count(parts[0].dropFirst("catalog_page_".count)) else { return nil }
+                return .catalogPage(page, sha256: String(parts[1]))
+            }
         }
         if name.hasPrefix("all_feeds."), name.hasSuffix(".sqlite") {
             let middle = name.dropFirst("all_feeds.".count).dropLast(".sqlite".count)

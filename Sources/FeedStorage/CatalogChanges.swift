@@ -35,9 +35,13 @@ public struct CatalogChanges: Sendable, Equatable {
     public var listingHighest: Int64
     /// Feeds marked at or above the mark asked for, or still being written.
     public var feedIDs: Set<Int64>
+    /// Feeds whose rows in the client tables changed at or above the mark asked for (added,
+    /// removed, renamed, described, `last_update` moved): the catalog's pages to write again.
+    public var listingFeedIDs: Set<Int64>
 
-    public init(epoch: Int64, highest: Int64, listingHighest: Int64, feedIDs: Set<Int64>) {
+    public init(epoch: Int64, highest: Int64, listingHighest: Int64, feedIDs: Set<Int64>, listingFeedIDs: Set<Int64> = []) {
         (self.epoch, self.highest, self.listingHighest, self.feedIDs) = (epoch, highest, listingHighest, feedIDs)
+        self.listingFeedIDs = listingFeedIDs
     }
 
     static let migration = "catalog-change-log"
@@ -137,7 +141,8 @@ public struct CatalogChanges: Sendable, Equatable {
         let highest = try Int64.fetchOne(db, sql: "SELECT \(currentMark)") ?? 0
         let listing = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(listing_seq), 0) FROM feed_changes") ?? 0
         let ids = try Int64.fetchAll(db, sql: "SELECT feedid FROM feed_changes WHERE change_seq >= ? OR writing <> 0", arguments: [mark])
-        return CatalogChanges(epoch: epoch, highest: highest, listingHighest: listing, feedIDs: Set(ids))
+        let listed = try Int64.fetchAll(db, sql: "SELECT feedid FROM feed_changes WHERE listing_seq >= ?", arguments: [mark])
+        return CatalogChanges(epoch: epoch, highest: highest, listingHighest: listing, feedIDs: Set(ids), listingFeedIDs: Set(listed))
     }
 }
 

@@ -28,6 +28,10 @@ public struct PullCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "rss-pull",
         abstract: "Sync a publication of rss-publish into a local folder, as an app would.",
+        usage: """
+            rss-pull <base-url> <folder> [--feed <feedid> ...] [--catalog <followed|published>] [--timeout <seconds>] [--catalog-max-age <seconds>] [--json]
+            rss-pull <base-url> --search <text> [--json]
+            """,
         discussion: """
             Reads BASE-URL/manifest.json and brings FOLDER to its generation: the catalog \
             (all_feeds.sqlite) and the feeds followed (every feed, or those given with --feed) \
@@ -57,8 +61,10 @@ public struct PullCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The publication's directory: an http(s) or file URL, or a local path.", valueName: "base-url"))
     var baseURL: String
 
-    @Argument(help: ArgumentHelp("The local folder to keep the databases in (created if missing).", valueName: "folder"), completion: .directory)
-    var folder: String
+    @Argument(
+        help: ArgumentHelp("The local folder to keep the databases in (created if missing); not with --search.", valueName: "folder"),
+        completion: .directory)
+    var folder: String?
 
     // Numbers are read .unconditional(ly), so that `--timeout -3` is refused for what it is
     // rather than as a missing value (FeedCommandSupport's `.number`, which rss-pull does not link).
@@ -83,10 +89,20 @@ public struct PullCommand: AsyncParsableCommand {
             valueName: "source"))
     var catalog: PublicationSync.CatalogSource = .followed
 
+    @Option(
+        help: ArgumentHelp(
+            "Search the catalog's title index for titles starting with TEXT (case and accents aside) and print them, "
+                + "without syncing or downloading the catalog (a publication of issue 51 or later).",
+            valueName: "text"))
+    var search: String?
+
     @Flag(help: "Print the report as JSON instead of one line.")
     var json = false
 
     public func validate() throws {
+        guard (folder == nil) != (search == nil) else {
+            throw ValidationError(search == nil ? "give the folder to sync into" : "--search prints matches and syncs nothing: give no folder")
+        }
         guard source != nil else {
             throw ValidationError("base-url must be an http(s) or file URL, or a local path: \(baseURL)")
         }
@@ -107,6 +123,11 @@ public struct PullCommand: AsyncParsableCommand {
 
     public func run() async throws {
         guard let source else { throw ExitCode(64) }
+        if let search {
+            try await searchTitles(search, in: source)
+            return
+        }
+        guard let folder else { throw ExitCode(64) }
         let sync = PublicationSync(
             baseURL: source, folder: URL(fileURLWithPath: folder, isDirectory: true),
             feeds: feeds.isEmpty ? .all : .only(Set(feeds)), transport: URLSessionTransport(timeout: timeout),
@@ -133,6 +154,26 @@ public struct PullCommand: AsyncParsableCommand {
             print("rss-pull: " + report.summary)
         }
         if !report.problems.isEmpty { throw ExitCode(1) }
+    }
+
+    /// `--search`: the matches, one `feedid<TAB>title` line each (`--json`: an array); 70 when
+    /// the index cannot be read.
+    private func searchTitles(_ text: String, in source: URL) async throws {
+        let catalog = PublicationCatalog(baseURL: source, transport: URLSessionTransport(timeout: timeout))
+        let matches: [CatalogMatch]
+        do {
+            matches = try await catalog.search(text, in: try await catalog.index())
+        } catch {
+            FileHandle.standardError.write(Data("rss-pull: \(error.description)\n".utf8))
+            throw ExitCode(70)
+        }
+        if json {
+            let rows = matches.map { ["feedid": NSNumber(value: $0.feedID), "title": $0.title] as [String: Any] }
+            let data = try JSONSerialization.data(withJSONObject: rows, options: [.sortedKeys, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            for match in matches { print("\(match.feedID)\t\(match.title)") }
+        }
     }
 }
 

@@ -129,7 +129,7 @@ struct CommandSurfaceTests {
             "rss-publish": ["rss-publish [--data-dir <dir>] [--out <dir>|s3://<bucket>/<prefix>]", "rss-publish --recover"],
             "rss-inspect": ["rss-inspect [--details | --summary]", "<source>"],
             "rss-feeds": ["rss-feeds [list] [--format <table|json>]", "rss-feeds remove <feedid> ...", "rss-feeds set <feedid>"],
-            "rss-pull": ["rss-pull <base-url> <folder>"],
+            "rss-pull": ["rss-pull <base-url> <folder>", "rss-pull <base-url> --search <text>"],
         ]
         for command in Self.commands {
             let help = try Executable(name: command).runCapturing(["--help"]).stdout

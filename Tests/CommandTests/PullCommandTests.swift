@@ -145,6 +145,19 @@ struct PullCommandTests {
         try queue.close()
     }
 
+    /// `--search` reads the root, the catalog's index and a title chunk: it prints the matches,
+    /// syncs nothing, and needs no folder (a folder with it is a usage error).
+    @Test func searchPrintsMatchingTitlesFromTheTitleIndex() throws {
+        let publication = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/generated/publish").path
+        let found = try pull.runCapturing([publication, "--search", "CAFE"])
+        #expect(found.status == 0 && found.stdout == "6\tCafé Müller — Tagesmenü\n", "\(found)")
+        let json = try pull.runCapturing([publication, "--search", "d", "--json"])
+        #expect(json.status == 0 && json.stdout == "[{\"feedid\":4,\"title\":\"Dive Into Legacy\"}]\n", "\(json)")
+        let both = try pull.runCapturing([publication, "/tmp/somewhere", "--search", "x"])
+        #expect(both.status == 64 && both.stderr.contains("give no folder"), "\(both)")
+    }
+
     // MARK: - One client
 
     struct Client {

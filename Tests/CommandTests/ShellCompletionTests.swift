@@ -48,7 +48,7 @@ struct ShellCompletionTests {
         #expect(try offered(shell, "rss-update --dr", in: here) == ["--dry-run"])
         #expect(try offered(shell, "feedmill update --dr", in: here) == ["--dry-run"])
         #expect(try offered(shell, "rss-publish --ou", in: here) == ["--out"])
-        #expect(try offered(shell, "rss-pull --catalog", in: here) == ["--catalog-max-age"])
+        #expect(try offered(shell, "rss-pull --catalog-m", in: here) == ["--catalog-max-age"])
         let options = try offered(shell, "rss-create --", in: here)
         #expect(options.contains("--opml") && options.contains("--data-dir") && options.contains("--allow-private-networks"), "\(options)")
 

@@ -18,11 +18,15 @@ public struct PublicationRoot: Codable, Equatable, Sendable {
     public var feedPointer = RootNames.feedPointerTemplate
     public var atom: String?
     public var index: String?
+    /// The catalog's pages and title index (issue 51), for browsing without the catalog:
+    /// written by a publication of every feed; absent with shards, and before issue 51.
+    public var catalogIndex: RootCatalogIndex?
 
     enum CodingKeys: String, CodingKey {
         case format, generation, shards, catalog, atom, index
         case formatVersion = "format_version"
         case feedPointer = "feed_pointer"
+        case catalogIndex = "catalog_index"
     }
 
     public init(generation: Int = 0, shards: [String: ShardEntry] = [:], catalog: RootCatalog? = nil) {

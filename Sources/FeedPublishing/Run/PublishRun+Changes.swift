@@ -10,6 +10,8 @@ struct ChangeReading: Sendable {
     var catalogChanged = true
     /// The mark the next record keeps: the log as read before any feed was.
     var seen: ChangesSeen?
+    /// Feeds whose client-table rows changed since the mark; `nil`: every feed's may have.
+    var listingFeedIDs: Set<Int64>?
 
     static let everything = ChangeReading(feedIDs: nil)
 }
@@ -31,6 +33,7 @@ extension PublishRun {
         }
         reading.feedIDs = log.feedIDs.union(previous.pendingFeeds ?? [])
         reading.catalogChanged = log.listingHighest >= mark.seen
+        reading.listingFeedIDs = log.listingFeedIDs
         return reading
     }
 }

@@ -83,7 +83,7 @@ extension PublishRun {
         var attempt = 1
         while true {
             let root = try makeRoot(base: base, legacyGeneration: publication.start.legacy ? publication.previous.generation : nil,
-                entry: entry, catalog: rootCatalog)
+                entry: entry, catalog: rootCatalog, catalogIndex: next.catalogPages?.index)
             let bytes = try root.encoded()
             do throws(PublishError) {
                 _ = try target.commitRoot(bytes, as: Self.manifestName, expecting: expected)
@@ -146,13 +146,18 @@ extension PublishRun {
 
     /// The root after this commit: `base`'s entries of shards of the same N, this shard's new
     /// entry, the catalog.
-    private func makeRoot(base: PublicationRoot?, legacyGeneration: Int?, entry: ShardEntry, catalog: RootCatalog?) throws(PublishError) -> PublicationRoot {
+    private func makeRoot(
+        base: PublicationRoot?, legacyGeneration: Int?, entry: ShardEntry, catalog: RootCatalog?, catalogIndex: RootCatalogIndex?
+    ) throws(PublishError) -> PublicationRoot {
         guard let generation = Manifest.count(after: base?.generation ?? legacyGeneration ?? 0) else {
             throw .unusableTarget(location: target.location, reason: Self.countedOut("\(Self.manifestName)'s generation"))
         }
         var shards = (base?.shards ?? [:]).filter { label, _ in (try? Shard(parsing: label))?.count == shard.count }
         shards[shard.label] = entry
-        return PublicationRoot(generation: Swift.max(generation, entry.generation), shards: shards, catalog: catalog)
+        var root = PublicationRoot(generation: Swift.max(generation, entry.generation), shards: shards, catalog: catalog)
+        // Written by a publication of every feed only: shards have none (yet).
+        root.catalogIndex = shard.isAll ? catalogIndex : nil
+        return root
     }
 
     /// The catalog the root gives: this shard's snapshot when it publishes every feed; with

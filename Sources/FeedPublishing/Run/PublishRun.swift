@@ -89,6 +89,7 @@ public struct PublishRun: Sendable {
         do throws(PublishError) {
             publication.next.feeds = publishFeeds(feeds, only: only, &publication)
             publication.next.catalog = try publishCatalog(&publication)
+            if shard.isAll { try publishCatalogPages(feeds: feeds, recovering: recover || !start.recovery.isEmpty, &publication) }
             recordChangesSeen(only: only, &publication)
             if publication.due(recovering: recover) {
                 // One shard of one: the pages' entries are kept in its record (other shards'
@@ -272,6 +273,6 @@ struct Publication {
         let repairing = start.repairAll || !start.repair.isEmpty
         let pointersMissing = next.feeds.contains { !present.contains(PublishedName.pointer($0.feedID).fileName) }
         return report.filesWritten > 0 || next.feeds.map(\.feedID) != previous.feeds.map(\.feedID) || unowned || recovering || outdated
-            || repairing || pointersMissing
+            || repairing || pointersMissing || next.catalogPages != previous.catalogPages
     }
 }
