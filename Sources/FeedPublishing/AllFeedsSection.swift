@@ -6,25 +6,35 @@ import FeedStorage
 /// thousands of feeds stays short until someone opens the list. The table scrolls inside its
 /// own box if a phone is too narrow for it, never the page.
 enum AllFeedsSection {
-    static func html(_ summary: FeedHealthSummary, feeds: [Int64: CatalogFeed], itemCounts: [Int64: Int]) -> String {
+    /// At most this many rows (those needing attention first): the page is rewritten by every
+    /// publication, and listing a million feeds made it 230 MB (issue 51). Past it, the catalog's
+    /// pages and `rss-feeds list` have them all.
+    static let rowLimit = 5_000
+
+    static func html(_ summary: FeedHealthSummary, feeds: [Int64: CatalogFeed], itemCounts: [Int64: Int], limit: Int = rowLimit) -> String {
         var html = """
             <section aria-labelledby="feeds">
             <h2 id="feeds">All feeds</h2>
             <details>
-            <summary>Show all \(PageText.grouped(summary.feeds.count)) feeds</summary>
+            <summary>\(summary.feeds.count > limit ? "Show the first \(PageText.grouped(Swift.max(0, limit))) of \(PageText.grouped(summary.feeds.count)) feeds" : "Show all \(PageText.grouped(summary.feeds.count)) feeds")</summary>
             <div class="scroll" role="region" aria-label="All feeds" tabindex="0">
             <table class="compact">
             <thead><tr><th scope="col">Feed</th><th scope="col">State</th><th scope="col" class="num">Items</th><th scope="col">Last success</th></tr></thead>
             <tbody>
 
             """
-        for health in summary.feeds {
+        for health in summary.feeds.prefix(Swift.max(0, limit)) {
             guard let feed = feeds[health.feedID] else { continue }
             let state = health.state == .failing ? "failing ×\(health.streak)" : HealthSection.words(health.state)
             html += "<tr><td>\(PageText.linkedName(of: feed))</td><td class=\"\(health.state.rawValue)\">\(state)</td>"
             html += "<td class=\"num\">\(PageText.grouped(itemCounts[feed.feedID] ?? 0))</td>"
             html += "<td>\(health.lastSuccess.map(PageText.time) ?? "never")</td></tr>\n"
         }
-        return html + "</tbody>\n</table>\n</div>\n</details>\n</section>\n"
+        html += "</tbody>\n</table>\n</div>\n"
+        if summary.feeds.count > limit {
+            html += "<p>The first \(PageText.grouped(Swift.max(0, limit))) are listed; <code>rss-feeds list</code> and the catalog's pages "
+                + "(<a href=\"manifest.json\">manifest</a>, <code>catalog_index</code>) list all \(PageText.grouped(summary.feeds.count)).</p>\n"
+        }
+        return html + "</details>\n</section>\n"
     }
 }

@@ -45,3 +45,23 @@ struct HealthPageExtremeValuesTests {
         #expect(!html.contains("Oldest last success"))
     }
 }
+
+/// `index.html`'s list of every feed stops at its row limit (issue 51: a million rows made the
+/// page 230 MB, rewritten by every publication), those needing attention first, and says where
+/// the rest are.
+@Suite("index.html: the list of every feed at scale")
+struct AllFeedsLimitTests {
+    @Test func theListStopsAtItsLimitAndSaysWhereTheRestAre() {
+        var feeds = (1...30).map { CatalogFeed(feedID: Int64($0), url: "https://feeds.example/\($0).xml", title: "Feed \($0)") }
+        feeds[24].state.consecutiveErrors = 3
+        feeds[24].state.lastStatus = 500
+        let byID = Dictionary(uniqueKeysWithValues: feeds.map { ($0.feedID, $0) })
+        let summary = FeedHealthSummary(feeds)
+        let capped = AllFeedsSection.html(summary, feeds: byID, itemCounts: [:], limit: 10)
+        #expect(capped.components(separatedBy: "<tr><td>").count - 1 == 10)
+        #expect(capped.contains("Show the first 10 of 30 feeds") && capped.contains("list all 30"))
+        #expect(capped.contains("Feed 25"), "a failing feed is among the first listed")
+        let whole = AllFeedsSection.html(summary, feeds: byID, itemCounts: [:], limit: 30)
+        #expect(whole.components(separatedBy: "<tr><td>").count - 1 == 30 && whole.contains("Show all 30 feeds") && !whole.contains("list all"))
+    }
+}
