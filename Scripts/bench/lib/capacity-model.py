@@ -274,12 +274,18 @@ def step_clients(args, results):
         publish(args, data, out, "first publication", results, f"{prefix}/publish-first")
         server = CountingServer(out, os.path.join(args.work, f"{SERIES}-client-{feeds}.log"))
         try:
+            # "one" (issue 51): a publication where one other feed changed, and the sync after it.
             phases = [("first", "first sync (catalog and 50 snapshots)", None),
                       ("again", "again, no new publication", None),
+                      ("one", "after a publication where 1 other feed changed", "one"),
                       ("churn", "after a publication where 1% of the other feeds changed", []),
                       ("five", f"after a publication where {CHANGED_FOLLOWED} of the 50 and 1% of the others changed", followed[:CHANGED_FOLLOWED])]
             for number, (name, label, changed_followed) in enumerate(phases):
-                if changed_followed is not None:
+                if changed_followed == "one":
+                    other = next(feed for feed in present if feed not in followed)
+                    change(args, data, ids=[other], round_number=200 + number)
+                    publish(args, data, out, f"publication before '{name}'", results, f"{prefix}/publish-{name}")
+                elif changed_followed is not None:
                     change(args, data, percent=1.0, exclude=followed, round_number=200 + number)
                     if changed_followed:
                         change(args, data, ids=changed_followed, round_number=200 + number)
