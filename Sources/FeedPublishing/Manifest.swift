@@ -156,13 +156,19 @@ public struct PublishedCatalog: Codable, Equatable, Sendable {
     /// ``ContentDigest`` of this version's rows. Absent from manifests written before it
     /// existed: the next publication computes it.
     public var contentDigest: String?
+    /// When this snapshot was written (absent from records before issue 51).
+    public var writtenAt: Int64?
+    /// Changes to `last_update` alone that this snapshot does not hold yet: a large catalog is
+    /// written again for them at most once per ``PublishConfiguration/catalogRefresh``.
+    public var behind: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case name, file, version, sha256, size
+        case name, file, version, sha256, size, behind
         case contentDigest = "content_digest"
         case feedCount = "feed_count"
         case schemaVersion = "schema_version"
         case sourceFingerprint = "source_fingerprint"
+        case writtenAt = "written_unix_time"
     }
 }
 

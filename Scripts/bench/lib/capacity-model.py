@@ -39,7 +39,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 FOLLOWED = 50
 CHANGED_FOLLOWED = 5
-SERVER_PORT = 18492
+SERVER_PORT = 18494  # 18490-18492: the template, publish-at-scale and update-at-scale servers
 # Figures are kept per publication format ("f1/…", "f2/…"), so a run with format 2 keeps the
 # format-1 figures beside it for comparison; set in main() from rss-publish's options.
 SERIES = "f1"

@@ -20,6 +20,13 @@ public struct PublishConfiguration: Sendable {
     /// longer than a client's sync, so one that read the previous root finds what it named.
     /// 0, the default for a directory, removes it with the next publication, as format 1 did.
     public var retireAfter: Int64 = 0
+    /// A catalog snapshot at least this large (bytes) is not written again when only feeds'
+    /// `last_update` moved, until ``catalogRefresh`` seconds after it was written: at a million
+    /// feeds it is 226 MB, and some feed changes at every publication (issue 51). Feeds added,
+    /// removed, renamed or described are published at once whatever the size; the pointers and
+    /// the catalog's pages always carry the current `last_update`.
+    public var catalogDeferralSize = 4_000_000
+    public var catalogRefresh: Int64 = 3_600
     /// How long a lock may be held before another publisher may take it over (object storage).
     public var lease: Duration = .seconds(600)
     /// Seconds since the epoch: entries dated too far past it are left out of the pages.

@@ -5,10 +5,22 @@ import FeedStorage
 extension PublishRun {
     func publishCatalog(_ publication: inout Publication) throws(PublishError) -> PublishedCatalog {
         let previous = publication.previous.catalog
+        let now = configuration.clock()
+        let refreshDue = previous.map { $0.behind == true && now.saturatingSubtract($0.writtenAt ?? 0) >= configuration.catalogRefresh } ?? false
+        let reusable = previous.map { previous in
+            previous.schemaVersion == Snapshot.catalogSchemaVersion && publication.present.contains(previous.file)
+                && previous.contentDigest.map(ContentDigest.isWellFormed) == true
+        } ?? false
         // The client tables unchanged since the record's mark: no need to read them all again.
-        if let previous, !publication.reading.catalogChanged, previous.schemaVersion == Snapshot.catalogSchemaVersion,
-            publication.present.contains(previous.file), let digest = previous.contentDigest, ContentDigest.isWellFormed(digest)
+        if let previous, reusable, !publication.reading.catalogChanged, !refreshDue {
+            return previous
+        }
+        // Only `last_update` moved, in a large catalog written less than `catalogRefresh` ago:
+        // it waits (the pointers and pages carry the new values), marked behind.
+        if var previous, reusable, !configuration.full, publication.onlyLastUpdateMoved, previous.size >= configuration.catalogDeferralSize,
+            now.saturatingSubtract(previous.writtenAt ?? 0) < configuration.catalogRefresh
         {
+            previous.behind = true
             return previous
         }
         let fingerprint = try rethrowing(try Snapshot.catalogFingerprint(catalog.readLocation), as: PublishError.storage)
@@ -20,6 +32,8 @@ extension PublishRun {
             var carried = previous
             carried.contentDigest = digest
             carried.file = file
+            // The catalog is as its snapshot holds it: nothing is behind.
+            carried.behind = nil
             return carried
         }
         let version = try nextVersion(after: previous?.version, floor: publication.start.versionFloors[.catalog], of: .catalog)
@@ -36,7 +50,7 @@ extension PublishRun {
         return PublishedCatalog(
             name: name, file: file, version: version, sha256: snapshot.sha256, size: snapshot.size,
             feedCount: snapshot.rowCount, schemaVersion: Snapshot.catalogSchemaVersion, sourceFingerprint: fingerprint,
-            contentDigest: snapshot.contentDigest)
+            contentDigest: snapshot.contentDigest, writtenAt: now)
     }
 
     /// The newest entries for the pages of a publication of every feed (one shard of one),

@@ -21,6 +21,7 @@ extension PublishRun {
         // The previous pages of the changed feeds: their titles then, to tell a title changed.
         var pages = Dictionary((usable?.document.pages ?? []).map { ($0.page, $0) }, uniquingKeysWith: { first, _ in first })
         var titlesChanged = changedPages == nil
+        var otherThanLastUpdate = changedPages == nil
         var byPage: [Int: [CatalogFeed]] = [:]
         for feed in feeds where feed.feedID >= 0 {
             let page = Int(feed.feedID / Int64(size))
@@ -28,10 +29,11 @@ extension PublishRun {
         }
         for page in (changedPages ?? Set(byPage.keys).union(pages.keys)).sorted() {
             let rows = (byPage[page] ?? []).sorted { $0.feedID < $1.feedID }.map(CatalogPageFeed.init)
-            if !titlesChanged {
-                let before = pages[page].flatMap { target.read($0.file) }.flatMap { try? JSONDecoder().decode(CatalogPageDocument.self, from: Data($0)) }?.feeds ?? []
-                titlesChanged = Dictionary(before.map { ($0.feedID, $0.about.title) }, uniquingKeysWith: { first, _ in first })
+            if !titlesChanged || !otherThanLastUpdate {
+                let before = pages[page].flatMap { target.read($0.file) }.flatMap { try? JSONDecoder().decode(CatalogPageDocument.self, from: Data($0)) }?.feeds
+                titlesChanged = titlesChanged || Dictionary((before ?? []).map { ($0.feedID, $0.about.title) }, uniquingKeysWith: { first, _ in first })
                     != Dictionary(rows.map { ($0.feedID, $0.about.title) }, uniquingKeysWith: { first, _ in first })
+                otherThanLastUpdate = otherThanLastUpdate || before?.map { [$0.feedID: $0.about] } != rows.map { [$0.feedID: $0.about] }
             }
             guard !rows.isEmpty else {
                 pages[page] = nil
@@ -43,6 +45,7 @@ extension PublishRun {
             try putCatalogFile(bytes, as: file, &publication)
             pages[page] = CatalogPageEntry(page: page, file: file, sha256: sha256, size: bytes.count, count: rows.count)
         }
+        publication.onlyLastUpdateMoved = !otherThanLastUpdate
         var titles = usable?.document.titles ?? []
         if titlesChanged || usable == nil { titles = try publishTitleChunks(feeds: feeds, &publication) }
         let document = CatalogIndexDocument(

@@ -88,8 +88,9 @@ public struct PublishRun: Sendable {
         try StableNames.refuseForeignPointers(feeds: feeds.map(\.feedID), previous: start.manifest, present: start.listing, in: target)
         do throws(PublishError) {
             publication.next.feeds = publishFeeds(feeds, only: only, &publication)
-            publication.next.catalog = try publishCatalog(&publication)
+            // The pages first: they tell whether only `last_update` moved (``publishCatalog``).
             if shard.isAll { try publishCatalogPages(feeds: feeds, recovering: recover || !start.recovery.isEmpty, &publication) }
+            publication.next.catalog = try publishCatalog(&publication)
             recordChangesSeen(only: only, &publication)
             if publication.due(recovering: recover) {
                 // One shard of one: the pages' entries are kept in its record (other shards'
@@ -248,6 +249,9 @@ struct Publication {
     var leaving: Set<Int64> = []
     /// Which feeds the change log says to read (``PublishRun/readChanges(previous:legacy:recovered:)``).
     var reading = ChangeReading.everything
+    /// The catalog's pages that changed differ in `last_update` alone (``PublishRun/publishCatalogPages(feeds:recovering:_:)``):
+    /// a large catalog snapshot may wait (``PublishConfiguration/catalogRefresh``).
+    var onlyLastUpdateMoved = false
 
     init(start: ManifestStore.Start, target: any PublicationTarget, generation: Int, shard: Shard) {
         self.start = start
