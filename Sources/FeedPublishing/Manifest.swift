@@ -45,6 +45,10 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// The catalog's pages and title index (``CatalogIndexDocument``) and the index's file:
     /// the next publication rewrites only the pages whose feeds changed. Unsharded only.
     public var catalogPages: CatalogPagesKept?
+    /// The pages that hold ``feeds`` in the record's file (each `publisher.<K>of<N>.p<k>.<sha256>.json`,
+    /// 1,000 feed ids a page): a publication writes again only the pages whose feeds changed.
+    /// In memory, ``feeds`` is every feed whatever the file holds (``ManifestStore``).
+    public var feedPages: [RecordPage]?
 
     /// A format-1 manifest's `format`; the root keeps it.
     public static let formatName = "feedmill-manifest"
@@ -63,6 +67,7 @@ public struct Manifest: Codable, Equatable, Sendable {
         case pendingFeeds = "pending_feeds"
         case newest = "newest_entries"
         case catalogPages = "catalog_pages"
+        case feedPages = "feed_pages"
     }
 
     public init(generation: Int = 0, catalog: PublishedCatalog? = nil, feeds: [PublishedFeed] = []) {
@@ -99,11 +104,30 @@ public struct Manifest: Codable, Equatable, Sendable {
             }
         }
         if isRecord { files.formUnion(feeds.map { PublishedName.pointer($0.feedID).fileName }) }
+        files.formUnion((feedPages ?? []).map(\.file))
         if let catalog { files.insert(catalog.file) }
         files.formUnion(rootCatalogs ?? [])
         files.formUnion(catalogPages?.files ?? [])
         return files
     }
+}
+
+/// One page of a record's feeds: its file, named by its SHA-256, and how many feeds it holds.
+public struct RecordPage: Codable, Equatable, Sendable {
+    public var page: Int
+    public var file: String
+    public var sha256: String
+    public var count: Int
+
+    /// Feed ids per page.
+    public static let size: Int64 = 1_000
+}
+
+/// A record page's file.
+struct RecordPageDocument: Codable, Equatable {
+    var format = "feedmill-publisher-record-page"
+    var page: Int
+    var feeds: [PublishedFeed]
 }
 
 /// The catalog's pages as a record keeps them: the index (its file named by the root).

@@ -27,6 +27,11 @@ extension Manifest {
         }
         if let atom, atom != PublishedName.atom.fileName { return Self.unexpected(atom, "atom") }
         if let index, index != PublishedName.index.fileName { return Self.unexpected(index, "index") }
+        for page in feedPages ?? [] {
+            guard case .recordPage(_, page.page, page.sha256)? = PublishedName(fileName: page.file) else {
+                return Self.unexpected(page.file, "the record's page \(page.page)")
+            }
+        }
         let named = (retiredFiles ?? []) + (stableFiles ?? []) + (retired ?? []).map(\.name) + (rootCatalogs ?? [])
         for name in named where !PublishedFiles.isPublisherName(name) {
             return Self.unexpected(name, "a file the publisher wrote")

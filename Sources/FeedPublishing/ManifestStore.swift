@@ -72,7 +72,8 @@ struct ManifestStore {
         func shardEntry(_ shard: Shard) -> ShardEntry? { root?.shards[shard.label] }
     }
 
-    /// A record or format-1 manifest at `name`; a record's bytes must have the digest its name gives.
+    /// A record or format-1 manifest at `name`; a record's bytes must have the digest its name
+    /// gives, and so must each of its pages (``Manifest/feedPages``), whose feeds it holds then.
     func read(_ name: String) -> Reading {
         guard let bytes = target.read(name) else {
             return target.serves(name) ? .unusable("cannot be read") : .missing
@@ -80,7 +81,44 @@ struct ManifestStore {
         if case .record(_, let sha256)? = PublishedName(fileName: name), SHA256.hexDigest(bytes) != sha256 {
             return .unusable("does not have the SHA-256 its name gives")
         }
-        return Self.decode(bytes)
+        guard case .found(var manifest) = Self.decode(bytes) else { return Self.decode(bytes) }
+        guard let pages = manifest.feedPages else { return .found(manifest) }
+        var feeds: [PublishedFeed] = []
+        for page in pages {
+            guard let pageBytes = target.read(page.file) else { return .unusable("its page \(page.file) is missing") }
+            guard SHA256.hexDigest(pageBytes) == page.sha256,
+                let document = try? JSONDecoder().decode(RecordPageDocument.self, from: Data(pageBytes)),
+                document.page == page.page, document.feeds.count == page.count,
+                document.feeds.allSatisfy({ $0.feedID / RecordPage.size == Int64(page.page) })
+            else { return .unusable("its page \(page.file) is not the one it names") }
+            feeds += document.feeds
+        }
+        manifest.feeds = feeds
+        if let problem = manifest.misnamed { return .unusable(problem) }
+        return .found(manifest)
+    }
+
+    /// Puts the pages of `manifest`'s feeds (a page already there with those bytes is not put
+    /// again: only the pages whose feeds changed are written) and names them in it. The bytes
+    /// written, for the report.
+    func writePages(of manifest: inout Manifest, written: WrittenFiles) throws(PublishError) -> (files: Int, bytes: Int) {
+        var pages: [RecordPage] = []
+        var totals = (files: 0, bytes: 0)
+        let byPage = Dictionary(grouping: manifest.feeds) { Int($0.feedID / RecordPage.size) }
+        for (page, feeds) in byPage.sorted(by: { $0.key < $1.key }) {
+            let sorted = feeds.sorted { $0.feedID < $1.feedID }
+            let bytes = try PublicationJSON.encode(RecordPageDocument(page: page, feeds: sorted), what: target.location + "/publisher record page \(page)")
+            let sha256 = SHA256.hexDigest(bytes)
+            let file = PublishedName.recordPage(shard, page: page, sha256: sha256).fileName
+            if try target.putImmutable(bytes, as: file) {
+                written.add(file)
+                totals.files += 1
+                totals.bytes += bytes.count
+            }
+            pages.append(RecordPage(page: page, file: file, sha256: sha256, count: sorted.count))
+        }
+        manifest.feedPages = pages
+        return totals
     }
 
     static func decode(_ bytes: [UInt8]) -> Reading {
@@ -228,9 +266,11 @@ struct ManifestStore {
         return record
     }
 
-    /// The bytes of a record.
+    /// The bytes of a record: its feeds in its pages when it has them (``writePages(of:written:)``).
     func encoded(_ manifest: Manifest) throws(PublishError) -> [UInt8] {
-        try PublicationJSON.encode(manifest, what: target.location + "/publisher record")
+        var record = manifest
+        if record.feedPages != nil { record.feeds = [] }
+        return try PublicationJSON.encode(record, what: target.location + "/publisher record")
     }
 
     /// Whether a root was ever committed here: the pages and stable names are written after

@@ -45,6 +45,10 @@ public enum PublishedName: Hashable, Sendable {
     case intent(Shard)
     /// `.feedmill-publisher.json`: format 1's copy of the manifest.
     case legacyRecord
+    /// `publisher.2of4.p3.<sha256>.json`: the entries of feeds 3000-3999 of a shard's record,
+    /// which names it with its SHA-256 (issue 51: a record rewritten whole was 49 MB at 100,000
+    /// feeds); clients never read it.
+    case recordPage(Shard, page: Int, sha256: String)
     /// `catalog_page_3.<sha256>.json`: the catalog's rows of feeds 3000-3999 (issue 51).
     case catalogPage(Int, sha256: String)
     /// `catalog_titles.<sha256>.json`: a chunk of the title index.
@@ -74,6 +78,7 @@ public enum PublishedName: Hashable, Sendable {
         case .record(let shard, let sha256): return "publisher.\(shard.fileLabel).\(sha256).json"
         case .intent(let shard): return ".feedmill-intent.\(shard.fileLabel).json"
         case .legacyRecord: return ".feedmill-publisher.json"
+        case .recordPage(let shard, let page, let sha256): return "publisher.\(shard.fileLabel).p\(page).\(sha256).json"
         case .catalogPage(let page, let sha256): return "catalog_page_\(page).\(sha256).json"
         case .catalogTitles(let sha256): return "catalog_titles.\(sha256).json"
         case .catalogIndex(let sha256): return "catalog_index.\(sha256).json"
@@ -101,7 +106,7 @@ public enum PublishedName: Hashable, Sendable {
     public var isImmutable: Bool {
         switch self {
         case .feedVersion, .feedDelta, .catalogVersion, .feedSnapshot, .feedDeltaFile, .catalogSnapshot, .record, .catalogPage, .catalogTitles,
-            .catalogIndex:
+            .catalogIndex, .recordPage:
             return true
         default: return false
         }
@@ -125,6 +130,9 @@ public enum PublishedName: Hashable, Sendable {
         }
         if name.hasPrefix("publisher."), name.hasSuffix(".json") {
             let parts = name.dropFirst("publisher.".count).dropLast(".json".count).split(separator: ".", omittingEmptySubsequences: false)
+            if parts.count == 3, let shard = shard(parts[0]), parts[1].hasPrefix("p"), let page = count(parts[1].dropFirst()), isDigest(parts[2]) {
+                return .recordPage(shard, page: page, sha256: String(parts[2]))
+            }
             guard parts.count == 2, let shard = shard(parts[0]), isDigest(parts[1]) else { return nil }
             return .record(shard, sha256: String(parts[1]))
         }

@@ -355,6 +355,8 @@ struct ContractTests {
         var shards = try #require(root["shards"] as? [String: [String: Any]])
         let name = try #require(shards["1/1"]?["record"] as? String)
         var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))) as? [String: Any])
+        // The feeds from its pages, inline (a record the publisher reads either way).
+        record = try inlined(record, in: directory)
         change(&record)
         let bytes = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
         let digest = SHA256.hexDigest([UInt8](bytes))
@@ -365,13 +367,29 @@ struct ContractTests {
         try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]).write(to: URL(fileURLWithPath: rootPath))
     }
 
+    /// `record` with the feeds of its pages inline and no `feed_pages`.
+    static func inlined(_ record: [String: Any], in directory: String) throws -> [String: Any] {
+        guard let pages = record["feed_pages"] as? [[String: Any]] else { return record }
+        var record = record
+        record["feeds"] = try pages.flatMap { page -> [Any] in
+            let file = try #require(page["file"] as? String)
+            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/" + file))) as? [String: Any]
+            return document?["feeds"] as? [Any] ?? []
+        }
+        record["feed_pages"] = nil
+        return record
+    }
+
     /// The record the root names as a format-1 manifest: without format 2's fields and `removing`.
     static func formatOne(from directory: String, removing keys: Set<String>) throws -> Data {
         let name = try #require(try PublicationReader.root(directory).shards["1/1"]?.record)
-        let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))) as? [String: Any])
+        // A record's feeds in its pages (issue 51): format 1 had them inline.
+        let record = try inlined(
+            try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))) as? [String: Any]),
+            in: directory)
         let formatTwo: Set<String> = [
             "shard", "retired", "root_catalogs", "entry_generation", "entry_publication", "previous_entry", "newest_entries", "catalog_pages",
-            "changes", "pending_feeds",
+            "changes", "pending_feeds", "feed_pages",
         ]
         return try JSONSerialization.data(withJSONObject: removing(keys.union(formatTwo), from: record), options: [.sortedKeys])
     }

@@ -265,7 +265,10 @@ struct FormatTwoTests {
         for url in urls { #expect(atom.contains("<id>\(url)</id>"), "atom.xml has the entries of every shard: \(url)") }
         // Each shard's record and intent carry its label; neither wrote the other's names.
         let names = try FileManager.default.contentsOfDirectory(atPath: out.url.path)
-        #expect(names.filter { $0.hasPrefix("publisher.1of2.") }.count == 1 && names.filter { $0.hasPrefix("publisher.2of2.") }.count == 1)
+        // (One record each, and its pages: `publisher.1of2.p0.<sha256>.json`.)
+        let records = names.filter { PublishedName(fileName: $0).map { if case .record = $0 { true } else { false } } ?? false }
+        #expect(records.filter { $0.hasPrefix("publisher.1of2.") }.count == 1 && records.filter { $0.hasPrefix("publisher.2of2.") }.count == 1)
+        #expect(names.filter { $0.hasPrefix("publisher.1of2.p") }.count >= 1 && names.filter { $0.hasPrefix("publisher.2of2.p") }.count >= 1)
         #expect(names.contains(".feedmill-intent.1of2.json") && names.contains(".feedmill-intent.2of2.json"))
         // The first shard again, after a change of its own: the second's entry is kept.
         let firstOwned = try #require(urls.indices.first { one.owns(host: URL(string: urls[$0])?.host) })

@@ -30,10 +30,21 @@ struct PublicationRecoveryTests {
         var shards = try #require(root["shards"] as? [String: [String: Any]])
         let recordName = try #require(shards["1/1"]?["record"] as? String)
         var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: run.out + "/" + recordName))) as? [String: Any])
-        var feeds = try #require(manifest["feeds"] as? [[String: Any]])
+        // Feed 1's entry is in the record's first page (issue 51): the page is edited and put
+        // under the name of its digest, which the record is edited to name.
+        var pages = try #require(manifest["feed_pages"] as? [[String: Any]])
+        let pageName = try #require(pages[0]["file"] as? String)
+        var page = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: run.out + "/" + pageName))) as? [String: Any])
+        var feeds = try #require(page["feeds"] as? [[String: Any]])
         let edit = try #require(try JSONSerialization.jsonObject(with: Data(("{" + misnamed + "}").utf8)) as? [String: Any])
         feeds[0].merge(edit) { $1 }
-        manifest["feeds"] = feeds
+        page["feeds"] = feeds
+        let editedPage = try JSONSerialization.data(withJSONObject: page)
+        let pageDigest = SHA256.hexDigest([UInt8](editedPage))
+        try editedPage.write(to: URL(fileURLWithPath: run.out + "/publisher.1of1.p0.\(pageDigest).json"))
+        pages[0]["file"] = "publisher.1of1.p0.\(pageDigest).json"
+        pages[0]["sha256"] = pageDigest
+        manifest["feed_pages"] = pages
         let edited = try JSONSerialization.data(withJSONObject: manifest)
         let digest = SHA256.hexDigest([UInt8](edited))
         try edited.write(to: URL(fileURLWithPath: run.out + "/publisher.1of1.\(digest).json"))

@@ -1,5 +1,5 @@
 import FeedBasics
-import FeedPublishing
+@testable import FeedPublishing
 import FeedStorage
 import Foundation
 import PipelineTestSupport
@@ -25,10 +25,14 @@ struct PublicationTargetTests {
     }
 
     /// The record the root names.
+    /// The record the root names, with its feeds from its pages, as the publisher reads it.
     private func manifest(_ target: MemoryTarget) throws -> Manifest {
         let name = try #require(try root(target).shards["1/1"]?.record)
-        let bytes = try #require(target.read(name))
-        return try JSONDecoder().decode(Manifest.self, from: Data(bytes))
+        guard case .found(let record) = ManifestStore(target: target, shard: .all).read(name) else {
+            Issue.record("\(name) is not a record the publisher reads")
+            throw PublicationReader.Problem.unusable(name)
+        }
+        return record
     }
 
     @Test func aPublicationIsWholeInTheTargetWithTheManifestPutLast() throws {
@@ -54,7 +58,7 @@ struct PublicationTargetTests {
         let manifestAt = try #require(puts.firstIndex(of: "manifest.json"))
         let record = try #require(try root(target).shards["1/1"]?.record)
         let named = manifest.feeds.map(\.file) + [catalog.file, record, ".feedmill-intent.1of1.json"]
-            + manifest.feeds.map { "feed_\($0.feedID).json" }
+            + manifest.feeds.map { "feed_\($0.feedID).json" } + (manifest.feedPages ?? []).map(\.file)
         #expect(named.allSatisfy { (puts.firstIndex(of: $0) ?? .max) < manifestAt })
         #expect(Set(puts[(manifestAt + 1)...]) == Set(["all_feeds.sqlite", "atom.xml", "index.html"] + manifest.feeds.map(\.name)))
         #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/never-created"), "no directory was touched")

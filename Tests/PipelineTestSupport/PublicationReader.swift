@@ -28,6 +28,16 @@ public enum PublicationReader {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/" + entry.record)))
         guard SHA256.hexDigest(bytes).hasPrefix(entry.publication) else { throw Problem.unusable("\(entry.record)'s digest") }
         var record = try JSONDecoder().decode(Manifest.self, from: Data(bytes))
+        // Its feeds in its pages (issue 51), each checked by the SHA-256 the record gives.
+        if let pages = record.feedPages {
+            record.feeds = try pages.flatMap { page -> [PublishedFeed] in
+                let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + page.file))
+                guard SHA256.hexDigest([UInt8](data)) == page.sha256 else { throw Problem.unusable("\(page.file)'s digest") }
+                let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+                let feeds = try JSONSerialization.data(withJSONObject: object?["feeds"] ?? [])
+                return try JSONDecoder().decode([PublishedFeed].self, from: feeds)
+            }
+        }
         for index in record.feeds.indices where record.feeds[index].entryPublication == nil {
             record.feeds[index].entryPublication = entry.publication
         }

@@ -34,6 +34,10 @@ extension PublishRun {
         // The catalog the root will give, merged from the shards' when there are several.
         var rootCatalog = try catalogForRoot(base: publication.start.root, next: next, allFeeds: allFeeds, &publication)
         next.rootCatalogs = shard.isAll ? nil : rootCatalog.map { [$0.file] }
+        // The record's feeds in pages, those that changed put now: named before anything is retired.
+        let pages = try store.writePages(of: &next, written: publication.written)
+        publication.report.filesWritten += pages.files
+        publication.report.bytesWritten += pages.bytes
         let retired = PublishedFiles.retire(
             previous: publication.previous, previousRecord: publication.start.recordName, next: next,
             keep: Set([publication.start.root?.catalog?.file, rootCatalog?.file].compactMap { $0 }), now: now, generation: generation,

@@ -168,7 +168,8 @@ public struct DirectoryTarget: PublicationTarget {
         guard holdsFile(name) else { return false }
         let expected: String
         switch PublishedName(fileName: name) {
-        case .feedSnapshot(_, let sha256)?, .feedDeltaFile(_, let sha256)?, .catalogSnapshot(let sha256)?, .record(_, let sha256)?:
+        case .feedSnapshot(_, let sha256)?, .feedDeltaFile(_, let sha256)?, .catalogSnapshot(let sha256)?, .record(_, let sha256)?,
+            .recordPage(_, _, let sha256)?, .catalogPage(_, let sha256)?, .catalogTitles(let sha256)?, .catalogIndex(let sha256)?:
             expected = sha256
         default:
             return true
