@@ -58,10 +58,12 @@ extension PublishRun {
 
         // 5. The intent: the pointers this publication writes, with those to repair, and those
         // of the feeds read whose pointer would change (their `about`: a feed renamed).
-        let abouts = Dictionary(allFeeds.map { ($0.feedID, PointerAbout($0)) }, uniquingKeysWith: { first, _ in first })
+        // Each feed's about made only for the pointers looked at (links checked: not for every feed).
+        let catalogFeeds = Dictionary(allFeeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
+        let about = { (id: Int64) in catalogFeeds[id].map(PointerAbout.init) }
         var pointers = pointerFeeds(publication, present: publication.present)
         for feed in next.feeds where !pointers.contains(feed.feedID) && publication.reading.feedIDs?.contains(feed.feedID) != false {
-            let bytes = try pointer(of: feed, publication: publicationID, generation: generation, about: abouts[feed.feedID]).encoded()
+            let bytes = try pointer(of: feed, publication: publicationID, generation: generation, about: about(feed.feedID)).encoded()
             if target.read(PublishedName.pointer(feed.feedID).fileName) != bytes { pointers.insert(feed.feedID) }
         }
         let intent = PublishIntent(generation: generation, publication: publicationID, feeds: pointers.sorted())
@@ -69,7 +71,7 @@ extension PublishRun {
 
         // 6. The pointers, each with its new entry and the last committed one.
         for feed in next.feeds where pointers.contains(feed.feedID) {
-            let bytes = try pointer(of: feed, publication: publicationID, generation: generation, about: abouts[feed.feedID]).encoded()
+            let bytes = try pointer(of: feed, publication: publicationID, generation: generation, about: about(feed.feedID)).encoded()
             // A pointer to repair that the run cut short never reached keeps its bytes (and ETag).
             if feed.entryPublication != nil, target.read(PublishedName.pointer(feed.feedID).fileName) == bytes { continue }
             try target.put(bytes, as: PublishedName.pointer(feed.feedID).fileName)
