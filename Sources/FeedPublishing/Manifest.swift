@@ -56,6 +56,11 @@ public struct Manifest: Codable, Equatable, Sendable {
     public static let recordFormatName = "feedmill-publisher-record"
     public static let legacyFormatVersion = 1
     public static let currentFormatVersion = 2
+    /// A record's own format version: 3 since its feeds are in pages (issue 51), so a
+    /// publisher from before refuses such a record (and says to recover) rather than read it
+    /// as a record of no feeds. This one reads records of 2 and 3; the root and the pointers
+    /// stay at ``currentFormatVersion``.
+    public static let recordFormatVersion = 3
 
     enum CodingKeys: String, CodingKey {
         case format, generation, catalog, feeds, atom, index, shard, retired

@@ -65,9 +65,10 @@ extension Manifest {
         if let format, format != Self.formatName, format != Self.recordFormatName {
             return "is a \"\(format.prefix(40))\" file, not a \(Self.formatName)"
         }
-        let expected = isRecord ? Self.currentFormatVersion : Self.legacyFormatVersion
-        if let formatVersion, formatVersion != expected {
-            return "has format_version \(formatVersion), which this publisher does not know (it writes \(Self.currentFormatVersion))"
+        let known = isRecord ? Self.currentFormatVersion...Self.recordFormatVersion : Self.legacyFormatVersion...Self.legacyFormatVersion
+        if let formatVersion, !known.contains(formatVersion) {
+            let writes = isRecord ? Self.recordFormatVersion : Self.currentFormatVersion
+            return "has format_version \(formatVersion), which this publisher does not know (it writes \(writes))"
         }
         return nil
     }

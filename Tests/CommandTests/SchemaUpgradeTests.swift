@@ -36,7 +36,7 @@ struct SchemaUpgradeTests {
         let manifest = try PublishHarnessReader.manifest(out)
         let feedRose = Snapshot.feedSchemaVersion > 1, catalogRose = Snapshot.catalogSchemaVersion > 1
         // Upgraded in place to format 2: the format-1 manifest read as the previous record.
-        #expect(manifest.format == "feedmill-publisher-record" && manifest.formatVersion == 2 && manifest.generation == 3)
+        #expect(manifest.format == "feedmill-publisher-record" && manifest.formatVersion == Manifest.recordFormatVersion && manifest.generation == 3)
         let publishedRoot = try PublicationReader.root(out)
         #expect(publishedRoot.formatVersion == 2 && publishedRoot.generation == 3 && publishedRoot.shards["1/1"]?.generation == 3)
         #expect(PublicationReader.problems(out).isEmpty, "\(PublicationReader.problems(out))")
@@ -123,7 +123,7 @@ struct SchemaUpgradeTests {
         try FileManager.default.removeItem(atPath: root.url.path + "/publish/manifest.json")
         let (_, out) = try upgrade(root, recover: true)
         let manifest = try PublishHarnessReader.manifest(out)
-        #expect(manifest.formatVersion == 2 && manifest.generation == 3)
+        #expect(manifest.formatVersion == Manifest.recordFormatVersion && manifest.generation == 3)
         #expect(PublicationReader.problems(out).isEmpty, "\(PublicationReader.problems(out))")
         #expect(manifest.feeds.count == 3 && manifest.feeds.allSatisfy { $0.schemaVersion == Snapshot.feedSchemaVersion })
         let contract = try ContractArchive()

@@ -32,6 +32,15 @@ struct OneReadingOfFeedStateTests {
             feed.lastUpdate = Int.random(in: 0..<4, using: &random) == 0 ? now - Int64.random(in: 0...60 * 86_400, using: &random) : nil
             rows.append(feed)
         }
+        // And one feed in each state whatever the seed (one seed in ~50 left no feed never
+        // fetched among the few neither failing nor gone).
+        for (index, state) in FeedHealth.State.allCases.enumerated() {
+            var feed = rows[index]
+            (feed.state.gone, feed.state.consecutiveErrors, feed.state.lastErrorKind) = (state == .gone, state == .failing ? 3 : 0, nil)
+            feed.state.lastAttempt = state == .neverFetched ? nil : now - 60
+            feed.state.lastSuccess = state == .neverFetched || state == .failing ? nil : now - 60
+            rows[index] = feed
+        }
         try harness.catalog.queue.write { db in for feed in rows { try Catalog.save(feed, db: db) } }
 
         let page = try harness.catalog.health()

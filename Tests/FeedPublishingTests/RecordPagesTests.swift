@@ -72,4 +72,24 @@ struct RecordPagesTests {
         let checked = try ContractCheck.validate([publish.outPath])
         #expect(checked.status == 0, "\(checked.output)")
     }
+
+    /// A record of the format before pages (2, feeds inline: what the publisher wrote before
+    /// issue 51) is read and upgraded in place; a record of a format this publisher does not
+    /// know is refused, as an older publisher refuses this one's (3).
+    @Test func aRecordOfTheFormatBeforeIsReadAndOneOfALaterFormatIsRefused() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 3, items: 2)
+        _ = try publish.publish()
+        try ContractTests.editRecord(in: publish.outPath) { $0["format_version"] = 2 }
+        #expect(try publish.manifest().formatVersion == 2 && publish.manifest().feedPages == nil)
+        try publish.write(2, [entry("after")])
+        let upgraded = try publish.publish()
+        #expect(upgraded.feedsWritten == 1 && upgraded.recovery.isEmpty, "\(upgraded)")
+        let record = try publish.manifest()
+        #expect(record.formatVersion == Manifest.recordFormatVersion && record.feedPages?.count == 1 && record.feeds.count == 3)
+
+        try ContractTests.editRecord(in: publish.outPath) { $0["format_version"] = 4 }
+        let error = #expect(throws: PublishError.self) { try publish.publish() }
+        #expect(error?.description.contains("format_version 4") == true && error?.description.contains("it writes 3") == true, "\(String(describing: error))")
+    }
 }

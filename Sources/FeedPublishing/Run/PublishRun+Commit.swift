@@ -13,7 +13,7 @@ extension PublishRun {
         let now = configuration.clock()
         var next = publication.next
         next.format = Manifest.recordFormatName
-        next.formatVersion = Manifest.currentFormatVersion
+        next.formatVersion = Manifest.recordFormatVersion
         next.generation = generation
         next.shard = shard.label
         next.atom = PublishedName.atom.fileName
