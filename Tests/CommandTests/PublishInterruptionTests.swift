@@ -33,6 +33,17 @@ struct PublishInterruptionTests {
             }
         }
         if let catalog = manifest.catalog { named.append((catalog.file, catalog.sha256)) }
+        // The record's pages (read above: a missing one fails the read) and the catalog's
+        // pages and title chunks the root's index names (issue 51).
+        named += (manifest.feedPages ?? []).map { ($0.file, $0.sha256) }
+        if let index = (try? PublicationReader.root(directory))?.catalogIndex {
+            named.append((index.file, index.sha256))
+            if let data = FileManager.default.contents(atPath: directory + "/" + index.file),
+                let document = try? JSONDecoder().decode(CatalogIndexDocument.self, from: data)
+            {
+                named += document.pages.map { ($0.file, $0.sha256) } + document.titles.map { ($0.file, $0.sha256) }
+            }
+        }
         return PublicationReader.problems(directory)
             + named.compactMap { file, digest in sha256(ofFile: directory + "/" + file) == digest ? nil : "\(file) missing or mismatched" }
     }
