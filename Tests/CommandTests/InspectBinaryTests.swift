@@ -5,10 +5,9 @@ import Testing
 
 @Suite("The rss-inspect binary")
 struct InspectBinaryTests {
-    /// The executable built beside the test bundle by `swift test`.
-    static var binary: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rss-inspect")
-    }
+    /// The executable built beside the test bundle by `swift test`, by its link (made by
+    /// ``Executable`` when this is the first test to run it: a clean build has none yet).
+    static var binary: URL { Executable(name: "rss-inspect").url }
 
     private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
