@@ -155,14 +155,23 @@ public final class UpdateRun: Sendable {
         else { return nil }
         var choice = UpdateSchedule.Choice(selection, now: now, configuration: configuration)
         var read = 0
+        var nextDue: [(feedID: Int64, due: Int64)] = []
         try rethrowing(
             try catalog.forEachFeedDue(at: now) { feed in
                 read += 1
                 choice.consider(feed, hasNoDatabase: feed.lastUpdate != nil && !Self.exists(configuration.feedDatabasePath(feed.feedID)))
+                nextDue.append((feed.feedID, UpdateSchedule.storedNextDue(feed, now: now, configuration: configuration)))
             }, as: PipelineError.storage)
         let duplicates = try rethrowing(try catalog.recordedDuplicates(), as: PipelineError.storage)
-        if !dryRun { try? catalog.recordScheduleClock(now) }
-        return (choice.plan(), duplicates, read)
+        let plan = choice.plan()
+        if !dryRun {
+            // The rows read without a next due time and not fetched get one (the fetched get
+            // theirs with their save); if it cannot be written, the next run reads them again.
+            let chosen = Set(plan.feedIDs)
+            try? catalog.recordNextDue(nextDue.filter { !chosen.contains($0.feedID) })
+            try? catalog.recordScheduleClock(now)
+        }
+        return (plan, duplicates, read)
     }
 
     /// A name in the directory, whatever it is (a dangling link too), as a listing would show it.

@@ -138,6 +138,21 @@ extension Catalog {
         }
     }
 
+    /// The next due times of feeds the index gave without one (NULL: a scheduling column
+    /// changed by hand, or never saved by an update) that the run did not fetch: read once by
+    /// the index, not by every due run after (issue 51: rows edited by hand stayed NULL and
+    /// made every due run read them all).
+    public func recordNextDue(_ nextDue: [(feedID: Int64, due: Int64)]) throws(StorageError) {
+        guard !nextDue.isEmpty else { return }
+        try StorageError.wrap(path, "recording the schedule") {
+            try queue.write { db in
+                let update = try db.cachedStatement(
+                    sql: "UPDATE fetch_state SET next_due_unix_time = ? WHERE feedid = ? AND next_due_unix_time IS NULL")
+                for (id, due) in nextDue { try update.execute(arguments: [due, id]) }
+            }
+        }
+    }
+
     /// A run that used the index: the latest time a run ran at.
     public func recordScheduleClock(_ now: Int64) throws(StorageError) {
         try StorageError.wrap(path, "recording the schedule") { try queue.write { db in try Self.raiseScheduleClock(db, to: now) } }

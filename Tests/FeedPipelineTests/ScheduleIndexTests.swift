@@ -113,6 +113,30 @@ struct ScheduleIndexTests {
         #expect(try harness.update(.due(limit: nil), configuration: shorter).report.chosenByIndex)
     }
 
+    /// Rows whose schedule was changed by hand (their next due time unknown) are read by the
+    /// index's next run, which gives those it does not fetch their time: the run after reads
+    /// only what is due (issue 51: such rows stayed unknown and every due run read them).
+    @Test func rowsChangedByHandAreReadOnceNotByEveryRun() throws {
+        let harness = try Harness()
+        let server = try FeedServer()
+        for id in 1...20 { server.set("/\(id).xml", Self.document(id, items: 1)) }
+        let ids = try harness.add((1...20).map { server.url("/\($0).xml") })
+        _ = try harness.update()
+        harness.now += 600
+        #expect(try harness.update().report.chosenByIndex)
+        // Every row's last success rewritten by hand (as a tool would), the first two made due.
+        try tamper(harness.directory.url.path + "/all_feeds.sqlite", "UPDATE fetch_state SET last_success_unix_time = last_success_unix_time + 1")
+        try tamper(harness.directory.url.path + "/all_feeds.sqlite",
+            "UPDATE fetch_state SET last_success_unix_time = \(harness.now - 86_400) WHERE feedid IN (\(ids[0]), \(ids[1]))")
+        harness.now += 60
+        let first = try harness.update()
+        #expect(first.report.chosenByIndex && first.report.feedsRead == 20 && Set(first.feeds.map(\.feedID)) == [ids[0], ids[1]], "\(first.report)")
+        harness.now += 60
+        let second = try harness.update()
+        #expect(second.report.chosenByIndex && second.report.feedsRead == 0 && second.feeds.isEmpty, "\(second.report)")
+        #expect(try Self.expectedDue(harness, configuration: harness.configuration).isEmpty)
+    }
+
     @Test func aFeedListedTwiceIsRefusedByRunsThatUseTheIndexToo() throws {
         let harness = try Harness()
         let server = try FeedServer()
