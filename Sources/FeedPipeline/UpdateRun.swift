@@ -125,7 +125,7 @@ public final class UpdateRun: Sendable {
                     return
                 }
                 choice.consider(feed, hasNoDatabase: feed.lastUpdate != nil && !present.contains(feed.feedID))
-                if recompute { nextDue.append((feed.feedID, UpdateSchedule.storedNextDue(feed, now: now, configuration: configuration))) }
+                if shard.isAll && !dryRun { nextDue.append((feed.feedID, UpdateSchedule.storedNextDue(feed, now: now, configuration: configuration))) }
             }, as: PipelineError.storage)
         if case .feeds(let ids) = selection {
             try PipelineError.refuseUnknown(ids, known: choice.found.union(otherShardsFeeds.map(\.feedID)))
@@ -135,9 +135,14 @@ public final class UpdateRun: Sendable {
         let duplicates = try rethrowing(try spellings.confirmed(in: catalog), as: PipelineError.storage)
         if shard.isAll && !dryRun {
             // What the next due runs need to find their feeds by the index; if it cannot be
-            // written, they read every feed, as this one did.
+            // written, they read every feed, as this one did. With the same settings, only the
+            // rows without a time get one (changed by hand: issue 51, each due run read them).
             try? catalog.recordFullReading(
                 key: key, feedsVersion: feedsVersion ?? nil, now: now, duplicates: duplicates, nextDue: recompute ? nextDue : nil)
+            if !recompute {
+                let chosen = Set(plan.feedIDs)
+                try? catalog.recordNextDue(nextDue.filter { !chosen.contains($0.feedID) })
+            }
         }
         return (plan, ReportCollector(total: plan.feedIDs.count), duplicates, otherShardsDatabases, (read, false))
     }

@@ -135,6 +135,18 @@ struct ScheduleIndexTests {
         let second = try harness.update()
         #expect(second.report.chosenByIndex && second.report.feedsRead == 0 && second.feeds.isEmpty, "\(second.report)")
         #expect(try Self.expectedDue(harness, configuration: harness.configuration).isEmpty)
+
+        // The same by a run that reads every feed (a feed added): the rows it reads without a
+        // time get one, and the index's next run reads nothing.
+        try tamper(harness.directory.url.path + "/all_feeds.sqlite", "UPDATE fetch_state SET last_success_unix_time = last_success_unix_time + 1")
+        server.set("/21.xml", Self.document(21, items: 1))
+        _ = try harness.add([server.url("/21.xml")])
+        harness.now += 60
+        let full = try harness.update()
+        #expect(!full.report.chosenByIndex && full.feeds.count == 1, "\(full.report)")
+        harness.now += 60
+        let after = try harness.update()
+        #expect(after.report.chosenByIndex && after.report.feedsRead == 0, "\(after.report)")
     }
 
     @Test func aFeedListedTwiceIsRefusedByRunsThatUseTheIndexToo() throws {
