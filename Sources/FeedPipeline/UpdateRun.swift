@@ -136,13 +136,11 @@ public final class UpdateRun: Sendable {
         if shard.isAll && !dryRun {
             // What the next due runs need to find their feeds by the index; if it cannot be
             // written, they read every feed, as this one did. With the same settings, only the
-            // rows without a time get one (changed by hand: issue 51, each due run read them).
+            // rows without a time get one (changed by hand: issue 51, each due run read them);
+            // a feed fetched now gets its own with its save.
             try? catalog.recordFullReading(
                 key: key, feedsVersion: feedsVersion ?? nil, now: now, duplicates: duplicates, nextDue: recompute ? nextDue : nil)
-            if !recompute {
-                let chosen = Set(plan.feedIDs)
-                try? catalog.recordNextDue(nextDue.filter { !chosen.contains($0.feedID) })
-            }
+            if !recompute { try? catalog.recordNextDue(nextDue) }
         }
         return (plan, ReportCollector(total: plan.feedIDs.count), duplicates, otherShardsDatabases, (read, false))
     }
@@ -168,15 +166,13 @@ public final class UpdateRun: Sendable {
                 nextDue.append((feed.feedID, UpdateSchedule.storedNextDue(feed, now: now, configuration: configuration)))
             }, as: PipelineError.storage)
         let duplicates = try rethrowing(try catalog.recordedDuplicates(), as: PipelineError.storage)
-        let plan = choice.plan()
         if !dryRun {
-            // The rows read without a next due time and not fetched get one (the fetched get
-            // theirs with their save); if it cannot be written, the next run reads them again.
-            let chosen = Set(plan.feedIDs)
-            try? catalog.recordNextDue(nextDue.filter { !chosen.contains($0.feedID) })
+            // The rows read without a next due time get one (a feed fetched now gets its own with
+            // its save); if it cannot be written, the next run reads them again.
+            try? catalog.recordNextDue(nextDue)
             try? catalog.recordScheduleClock(now)
         }
-        return (plan, duplicates, read)
+        return (choice.plan(), duplicates, read)
     }
 
     /// A name in the directory, whatever it is (a dangling link too), as a listing would show it.

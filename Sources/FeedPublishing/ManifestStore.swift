@@ -81,7 +81,8 @@ struct ManifestStore {
         if case .record(_, let sha256)? = PublishedName(fileName: name), SHA256.hexDigest(bytes) != sha256 {
             return .unusable("does not have the SHA-256 its name gives")
         }
-        guard case .found(var manifest) = Self.decode(bytes) else { return Self.decode(bytes) }
+        let reading = Self.decode(bytes)
+        guard case .found(var manifest) = reading else { return reading }
         guard let pages = manifest.feedPages else { return .found(manifest) }
         var feeds: [PublishedFeed] = []
         for page in pages {

@@ -138,10 +138,10 @@ extension Catalog {
         }
     }
 
-    /// The next due times of feeds the index gave without one (NULL: a scheduling column
-    /// changed by hand, or never saved by an update) that the run did not fetch: read once by
-    /// the index, not by every due run after (issue 51: rows edited by hand stayed NULL and
-    /// made every due run read them all).
+    /// The next due times of the feeds whose rows have none (NULL: a scheduling column changed
+    /// by hand, or never saved by an update); rows with one keep it. Such rows are then read
+    /// once, not by every due run after (issue 51: rows edited by hand stayed NULL and made
+    /// every due run read them all).
     public func recordNextDue(_ nextDue: [(feedID: Int64, due: Int64)]) throws(StorageError) {
         guard !nextDue.isEmpty else { return }
         try StorageError.wrap(path, "recording the schedule") {

@@ -209,15 +209,10 @@ public enum Snapshot {
     }
 
     /// The newest `limit` items of a published feed snapshot dated no later than `notAfter`,
-    /// newest first (for `atom.xml` and `index.html`).
-    public static func newestItems(ofSnapshot path: String, limit: Int, notAfter: Int64 = .max) throws(StorageError) -> [SnapshotItem] {
-        try newestItemsAndLater(ofSnapshot: path, limit: limit, notAfter: notAfter).items
-    }
-
-    /// ``newestItems(ofSnapshot:limit:notAfter:)``, and the earliest date after `notAfter`
-    /// among the snapshot's items (nil: none is dated after it): from then on, a later cutoff
-    /// would give other items, so a publisher that keeps the newest items knows when to read the
-    /// snapshot again. One open, two queries.
+    /// newest first (for `atom.xml` and `index.html`), and the earliest date after `notAfter`
+    /// among its items (nil: none is dated after it): from then on, a later cutoff would give
+    /// other items, so a publisher that keeps the newest items knows when to read the snapshot
+    /// again. One open, two queries.
     public static func newestItemsAndLater(
         ofSnapshot path: String, limit: Int, notAfter: Int64 = .max
     ) throws(StorageError) -> (items: [SnapshotItem], later: Int64?) {

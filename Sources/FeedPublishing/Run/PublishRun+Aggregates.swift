@@ -58,23 +58,31 @@ extension PublishRun {
     /// (``NewestEntriesKept``); kept in the next record. Read before the commit, so the record
     /// committed holds them. A recovery, `--full` or a previous format-1 manifest reads every
     /// snapshot.
-    func refreshNewest(feeds: [CatalogFeed], recovering: Bool, _ publication: inout Publication) -> NewestEntriesKept.Refreshed {
+    func refreshNewest(recovering: Bool, _ publication: inout Publication) -> NewestEntriesKept.Refreshed {
         let previous = publication.previous
         let usable = previous.isRecord && !recovering && !configuration.full ? previous.newest : nil
-        let refreshed = NewestEntriesKept.refresh(
-            usable, previousFiles: Dictionary(previous.feeds.map { ($0.feedID, $0.file) }, uniquingKeysWith: { first, _ in first }),
-            published: publication.next.feeds.sorted { $0.feedID < $1.feedID },
-            feeds: Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first }),
-            limit: configuration.aggregateEntries, notAfter: notAfter, path: localCopy)
+        let refreshed = newest(
+            from: usable, previousFiles: Dictionary(previous.feeds.map { ($0.feedID, $0.file) }, uniquingKeysWith: { first, _ in first }),
+            published: publication.next.feeds, &publication)
         publication.next.newest = refreshed.kept
-        publication.report.pageSnapshotsRead = refreshed.snapshotsRead
         return refreshed
     }
 
-    /// An entry dated more than a day after the publication is left out of the pages (it
-    /// would stay on top for good: normalisation no longer stores such dates, but a database
-    /// may hold one from before, or from a hand).
-    private var notAfter: Int64 { configuration.clock().saturatingAdd(AggregateEntry.futureAllowance) }
+    /// The newest entries of `published`, from `kept` and the snapshots that need reading
+    /// (every one without `kept`), as ``NewestEntriesKept/refresh(_:previousFiles:published:feeds:limit:notAfter:path:)``
+    /// reads them. An entry dated more than a day after the publication is left out (it would
+    /// stay on top for good: normalisation no longer stores such dates, but a database may
+    /// hold one from before, or from a hand).
+    private func newest(
+        from kept: NewestEntriesKept?, previousFiles: [Int64: String], published: [PublishedFeed], _ publication: inout Publication
+    ) -> NewestEntriesKept.Refreshed {
+        let refreshed = NewestEntriesKept.refresh(
+            kept, previousFiles: previousFiles, published: published.sorted { $0.feedID < $1.feedID }, feeds: publication.catalogFeeds,
+            limit: configuration.aggregateEntries, notAfter: configuration.clock().saturatingAdd(AggregateEntry.futureAllowance),
+            path: localCopy)
+        publication.report.pageSnapshotsRead = refreshed.snapshotsRead
+        return refreshed
+    }
 
     /// `atom.xml` and `index.html`, from the newest entries: `refreshed` (``refreshNewest``), or
     /// those of every snapshot the manifest names. A snapshot that cannot be read leaves its
@@ -84,25 +92,7 @@ extension PublishRun {
         feeds: [CatalogFeed], others: [PublishedFeed] = [], refreshed: NewestEntriesKept.Refreshed? = nil, _ publication: inout Publication
     ) throws(PublishError) {
         let published = (publication.next.feeds + others).sorted { $0.feedID < $1.feedID }
-        let newest: (entries: [AggregateEntry], unreadable: [String])
-        if let refreshed {
-            newest = (refreshed.entries, refreshed.unreadable)
-        } else {
-            let byID = Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
-            var sources: [(feed: CatalogFeed, snapshot: String)] = []
-            var unreadable: [String] = []
-            for published in published {
-                guard let feed = byID[published.feedID] else { continue }
-                do throws(StorageError) {
-                    sources.append((feed, try localCopy(published.file)))
-                } catch {
-                    unreadable.append("feed \(feed.feedID): \(error.description)")
-                }
-            }
-            let read = AggregateEntry.newest(configuration.aggregateEntries, feeds: sources, notAfter: notAfter)
-            publication.report.pageSnapshotsRead = sources.count
-            newest = (read.entries, unreadable + read.unreadable)
-        }
+        let newest = refreshed ?? newest(from: nil, previousFiles: [:], published: published, &publication)
         publication.report.warnings += newest.unreadable.map { "\($0); its entries are left out of atom.xml and index.html" }
         let counts = Dictionary(published.map { ($0.feedID, $0.itemCount) }, uniquingKeysWith: { first, _ in first })
         let pages: [(PublishedName, String)] = [

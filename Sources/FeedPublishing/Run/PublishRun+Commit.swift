@@ -59,7 +59,7 @@ extension PublishRun {
         // 5. The intent: the pointers this publication writes, with those to repair, and those
         // of the feeds read whose pointer would change (their `about`: a feed renamed).
         // Each feed's about made only for the pointers looked at (links checked: not for every feed).
-        let catalogFeeds = Dictionary(allFeeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
+        let catalogFeeds = publication.catalogFeeds
         let about = { (id: Int64) in catalogFeeds[id].map(PointerAbout.init) }
         var pointers = pointerFeeds(publication, present: publication.present)
         for feed in next.feeds where !pointers.contains(feed.feedID) && publication.reading.feedIDs?.contains(feed.feedID) != false {

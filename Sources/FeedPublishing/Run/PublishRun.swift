@@ -77,6 +77,7 @@ public struct PublishRun: Sendable {
         var publication = Publication(start: start, target: target, generation: generation, shard: shard)
         let ownIDs = Set(feeds.map(\.feedID))
         publication.ownFeeds = ownIDs
+        publication.catalogFeeds = Dictionary(allFeeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
         publication.reading = reading
         for id in only ?? [] where !ownIDs.contains(id) {
             let owner = allFeeds.first { $0.feedID == id }.map { Self.shardIndex(of: $0, count: shard.count) } ?? 0
@@ -95,7 +96,7 @@ public struct PublishRun: Sendable {
             if publication.due(recovering: recover) {
                 // One shard of one: the pages' entries are kept in its record (other shards'
                 // feeds are known only once the root is committed).
-                let refreshed = shard.isAll ? refreshNewest(feeds: feeds, recovering: recover || !start.recovery.isEmpty, &publication) : nil
+                let refreshed = shard.isAll ? refreshNewest(recovering: recover || !start.recovery.isEmpty, &publication) : nil
                 try commit(store, allFeeds: allFeeds, &publication)
                 let others = shard.isAll ? [] : otherShardsFeeds(store, root: publication.committedRoot)
                 try writeAggregates(feeds: shard.isAll ? feeds : allFeeds, others: others, refreshed: refreshed, &publication)
@@ -249,6 +250,9 @@ struct Publication {
     var leaving: Set<Int64> = []
     /// Which feeds the change log says to read (``PublishRun/readChanges(previous:legacy:recovered:)``).
     var reading = ChangeReading.everything
+    /// The catalog's feeds by feedid, every shard's (made once: the pages' entries and the
+    /// pointers' `about` look feeds up in it).
+    var catalogFeeds: [Int64: CatalogFeed] = [:]
     /// The catalog's pages that changed differ in `last_update` alone (``PublishRun/publishCatalogPages(feeds:recovering:_:)``):
     /// a large catalog snapshot may wait (``PublishConfiguration/catalogRefresh``).
     var onlyLastUpdateMoved = false

@@ -29,8 +29,8 @@ public struct PublicationCatalog: Sendable {
             throw .manifestUnreadable(url: rootURL, reason: "it names no catalog_index (a publisher from before issue 51, or shards)")
         }
         let index: CatalogIndex = try await document(named.file, prefix: "catalog_index.", sha256: named.sha256, size: named.size)
-        for page in index.pages { try Self.check(page.file, prefix: "catalog_page_\(page.page).", sha256: page.sha256) }
-        for chunk in index.titles { try Self.check(chunk.file, prefix: "catalog_titles.", sha256: chunk.sha256) }
+        for page in index.pages { try PublicationNames.checkCatalogPart(page.file, prefix: "catalog_page_\(page.page).", sha256: page.sha256) }
+        for chunk in index.titles { try PublicationNames.checkCatalogPart(chunk.file, prefix: "catalog_titles.", sha256: chunk.sha256) }
         return index
     }
 
@@ -88,7 +88,7 @@ public struct PublicationCatalog: Sendable {
 
     /// A file of the index, checked by name, size and SHA-256 before it is decoded.
     private func document<Document: Decodable>(_ name: String, prefix: String, sha256: String, size: Int) async throws(ClientError) -> Document {
-        try Self.check(name, prefix: prefix, sha256: sha256)
+        try PublicationNames.checkCatalogPart(name, prefix: prefix, sha256: sha256)
         let url = baseURL.appendingPathComponent(name)
         let data = try await body(url)
         guard data.count == size else { throw .sizeMismatch(file: name, expected: size, received: data.count) }
@@ -98,16 +98,6 @@ public struct PublicationCatalog: Sendable {
             return try JSONDecoder().decode(Document.self, from: data)
         } catch {
             throw .manifestUnreadable(url: url, reason: ClientError.describe(decoding: error))
-        }
-    }
-
-    /// `<prefix><sha256>.json`, the hex being the SHA-256 given: a plain name of the
-    /// publication's, never a path elsewhere.
-    private static func check(_ name: String, prefix: String, sha256: String) throws(ClientError) {
-        let expected = prefix + sha256 + ".json"
-        guard SafeName.isPlain(name) else { throw .unsafeName(name) }
-        guard name == expected, sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-            throw .misnamed(name: name, expected: prefix + "<sha256>.json")
         }
     }
 

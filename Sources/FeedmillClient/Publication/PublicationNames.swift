@@ -1,5 +1,5 @@
 /// The content-addressed names of publication format 2 (`feed_<id>.<sha256>.sqlite`,
-/// `feed_<id>.<sha256>.delta.json`, `all_feeds.<sha256>.sqlite`), checked before a name from a
+/// `feed_<id>.<sha256>.delta.json`, `all_feeds.<sha256>.sqlite`, the catalog's pages), checked before a name from a
 /// root or a pointer is fetched: a name of another feed, or one whose hex is not the SHA-256
 /// the entry gives, was not written by a publisher, and is refused with the name it should
 /// have had. Every accepted name is also a ``SafeName`` plain name.
@@ -14,6 +14,12 @@ enum PublicationNames {
 
     static func checkCatalog(_ name: String, sha256: String) throws(ClientError) {
         try check(name, prefix: "all_feeds.", suffix: ".sqlite", sha256: sha256)
+    }
+
+    /// A piece of the catalog for browsing (`catalog_index.`, `catalog_page_<k>.`,
+    /// `catalog_titles.` then the SHA-256 and `.json`).
+    static func checkCatalogPart(_ name: String, prefix: String, sha256: String) throws(ClientError) {
+        try check(name, prefix: prefix, suffix: ".json", sha256: sha256)
     }
 
     private static func check(_ name: String, prefix: String, suffix: String, sha256: String) throws(ClientError) {
