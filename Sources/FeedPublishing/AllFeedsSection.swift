@@ -6,10 +6,10 @@ import FeedStorage
 /// thousands of feeds stays short until someone opens the list. The table scrolls inside its
 /// own box if a phone is too narrow for it, never the page.
 enum AllFeedsSection {
-    /// At most this many rows (those needing attention first): the page is rewritten by every
-    /// publication, and listing a million feeds made it 230 MB (issue 51). Past it, the catalog's
-    /// pages and `rss-feeds list` have them all.
-    static let rowLimit = 5_000
+    /// At most this many rows by default (those needing attention first): the page is
+    /// rewritten by every publication, and listing a million feeds made it 230 MB (issue 51);
+    /// 1,000 rows are about 200 KB. Past it, the catalog's pages and `rss-feeds list` have them all.
+    static let rowLimit = 1_000
 
     static func html(_ summary: FeedHealthSummary, feeds: [Int64: CatalogFeed], itemCounts: [Int64: Int], limit: Int = rowLimit) -> String {
         var html = """

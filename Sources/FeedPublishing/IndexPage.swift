@@ -7,11 +7,11 @@ import FeedStorage
 /// closed by default. One file, no script; light and dark schemes; landmarks, one date format
 /// in `<time>` elements. `now` is the run's clock, so the same input gives the same bytes.
 enum IndexPage {
+    /// `feeds`: the records of the feeds the page names (``listedFeedIDs(_:)``), or more.
     static func document(
-        _ entries: [AggregateEntry], feeds: [CatalogFeed], itemCounts: [Int64: Int], title: String, now: Int64
+        _ entries: [AggregateEntry], health summary: FeedHealthSummary, feeds byID: [Int64: CatalogFeed], itemCounts: [Int64: Int],
+        title: String, now: Int64, listedFeeds: Int = AllFeedsSection.rowLimit
     ) -> String {
-        let summary = FeedHealthSummary(feeds)
-        let byID = Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
         let failing = summary.count(.failing)
         let title = Markup.escape(title)
         var html = """
@@ -30,7 +30,7 @@ enum IndexPage {
             <body>
             <header>
             <h1>\(title)</h1>
-            <p class="meta">\(PageText.grouped(feeds.count)) feeds · published \(PageText.time(now)) · <a href="atom.xml">Atom feed</a> · <a href="manifest.json">manifest</a></p>
+            <p class="meta">\(PageText.grouped(summary.feeds.count)) feeds · published \(PageText.time(now)) · <a href="atom.xml">Atom feed</a> · <a href="manifest.json">manifest</a></p>
             </header>
             <nav aria-label="Sections">
             <ul><li><a href="#health">Health</a></li><li><a href="#failing">Failing feeds</a></li><li><a href="#entries">Newest entries</a></li><li><a href="#feeds">All feeds</a></li></ul>
@@ -51,7 +51,7 @@ enum IndexPage {
             html += "<li>\(link)\(excerptLine)<div class=\"source\">\(byline)</div></li>\n"
         }
         html += "</ol>\n</section>\n"
-        html += AllFeedsSection.html(summary, feeds: byID, itemCounts: itemCounts)
+        html += AllFeedsSection.html(summary, feeds: byID, itemCounts: itemCounts, limit: listedFeeds)
         html += """
             </main>
             <footer>
@@ -62,5 +62,12 @@ enum IndexPage {
 
             """
         return html
+    }
+
+    /// The feeds the page names by their records: the failing and gone feeds of the health
+    /// section, and the first feeds of the list of all feeds.
+    static func listedFeedIDs(_ summary: FeedHealthSummary, listedFeeds: Int = AllFeedsSection.rowLimit) -> [Int64] {
+        let attention = summary.feeds.lazy.filter { $0.state == .failing || $0.state == .gone }.prefix(HealthSection.attentionRows)
+        return Array(Set(attention.map(\.feedID)).union(summary.feeds.prefix(Swift.max(0, listedFeeds)).map(\.feedID)))
     }
 }

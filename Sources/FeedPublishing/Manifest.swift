@@ -46,7 +46,7 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// the next publication rewrites only the pages whose feeds changed. Unsharded only.
     public var catalogPages: CatalogPagesKept?
     /// The pages that hold ``feeds`` in the record's file (each `publisher.<K>of<N>.p<k>.<sha256>.json`,
-    /// 1,000 feed ids a page): a publication writes again only the pages whose feeds changed.
+    /// ``RecordPage/size(formatVersion:)`` feed ids a page): a publication writes again only the pages whose feeds changed.
     /// In memory, ``feeds`` is every feed whatever the file holds (``ManifestStore``).
     public var feedPages: [RecordPage]?
 
@@ -58,9 +58,15 @@ public struct Manifest: Codable, Equatable, Sendable {
     public static let currentFormatVersion = 2
     /// A record's own format version: 3 since its feeds are in pages (issue 51), so a
     /// publisher from before refuses such a record (and says to recover) rather than read it
-    /// as a record of no feeds. This one reads records of 2 and 3; the root and the pointers
-    /// stay at ``currentFormatVersion``.
-    public static let recordFormatVersion = 3
+    /// as a record of no feeds; 4 since it leaves out what it names elsewhere (issue 51: its
+    /// size grew with every feed): `stable_files` lists only the names its feeds and catalog
+    /// do not give (``ManifestStore/encoded(_:)``), and `catalog_pages` only the catalog
+    /// index's file, whose bytes hold the rest. This one reads records of 2 to 4; the root and
+    /// the pointers stay at ``currentFormatVersion``.
+    public static let recordFormatVersion = 4
+    /// The first record format version that leaves the derived stable names and the catalog
+    /// index's document out.
+    static let compactRecordFormatVersion = 4
 
     enum CodingKeys: String, CodingKey {
         case format, generation, catalog, feeds, atom, index, shard, retired
@@ -124,8 +130,12 @@ public struct RecordPage: Codable, Equatable, Sendable {
     public var sha256: String
     public var count: Int
 
-    /// Feed ids per page.
-    public static let size: Int64 = 1_000
+    /// Feed ids per page in a record of `formatVersion`: 250 from format 4 (a page is about
+    /// 500 bytes a feed, and one changed feed writes its page again: 128 KB, not 512 KB), 1,000
+    /// in format 3.
+    public static func size(formatVersion: Int?) -> Int64 {
+        (formatVersion ?? 0) >= Manifest.compactRecordFormatVersion ? 250 : 1_000
+    }
 }
 
 /// A record page's file.
@@ -138,7 +148,33 @@ struct RecordPageDocument: Codable, Equatable {
 /// The catalog's pages as a record keeps them: the index (its file named by the root).
 public struct CatalogPagesKept: Codable, Equatable, Sendable {
     public var index: RootCatalogIndex
+    /// The index's document. A record of format 4 keeps only ``index``: the document is read
+    /// from its file (its SHA-256 checked) when the record is read (``ManifestStore/read(_:)``);
+    /// until then, and when it cannot be, it is ``unread`` (page size 0, which no publication
+    /// takes as its pages: they are written again).
     public var document: CatalogIndexDocument
+
+    public static let unread = CatalogIndexDocument(pageSize: 0, feedCount: 0, pages: [], titles: [])
+
+    init(index: RootCatalogIndex, document: CatalogIndexDocument) {
+        self.index = index
+        self.document = document
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case index, document
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        index = try container.decode(RootCatalogIndex.self, forKey: .index)
+        document = try container.decodeIfPresent(CatalogIndexDocument.self, forKey: .document) ?? Self.unread
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(index, forKey: .index)
+    }
 
     /// The index, its pages and title chunks.
     var files: Set<String> {

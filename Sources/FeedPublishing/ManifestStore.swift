@@ -84,19 +84,39 @@ struct ManifestStore {
         let reading = Self.decode(bytes)
         guard case .found(var manifest) = reading else { return reading }
         guard let pages = manifest.feedPages else { return .found(manifest) }
+        let size = RecordPage.size(formatVersion: manifest.formatVersion)
         var feeds: [PublishedFeed] = []
         for page in pages {
             guard let pageBytes = target.read(page.file) else { return .unusable("its page \(page.file) is missing") }
             guard SHA256.hexDigest(pageBytes) == page.sha256,
                 let document = try? JSONDecoder().decode(RecordPageDocument.self, from: Data(pageBytes)),
                 document.page == page.page, document.feeds.count == page.count,
-                document.feeds.allSatisfy({ $0.feedID / RecordPage.size == Int64(page.page) })
+                document.feeds.allSatisfy({ $0.feedID / size == Int64(page.page) })
             else { return .unusable("its page \(page.file) is not the one it names") }
             feeds += document.feeds
         }
         manifest.feeds = feeds
+        if (manifest.formatVersion ?? 0) >= Manifest.compactRecordFormatVersion { completeCompact(&manifest) }
         if let problem = manifest.misnamed { return .unusable(problem) }
         return .found(manifest)
+    }
+
+    /// A format-4 record's stable names with those its feeds and catalog give (a record keeps
+    /// only the others), and its catalog index's document from the index's file, when that
+    /// file is there with the SHA-256 the record names (otherwise the pages are written again).
+    private func completeCompact(_ manifest: inout Manifest) {
+        let derived = StableNames.names(of: manifest)
+        if manifest.stableFiles != nil || !derived.isEmpty {
+            manifest.stableFiles = Set((manifest.stableFiles ?? []) + derived).sorted()
+        }
+        guard let kept = manifest.catalogPages else { return }
+        if let bytes = target.read(kept.index.file), SHA256.hexDigest(bytes) == kept.index.sha256,
+            let document = try? JSONDecoder().decode(CatalogIndexDocument.self, from: Data(bytes))
+        {
+            manifest.catalogPages?.document = document
+        } else {
+            manifest.catalogPages?.document = CatalogPagesKept.unread
+        }
     }
 
     /// Puts the pages of `manifest`'s feeds (a page already there with those bytes is not put
@@ -105,7 +125,8 @@ struct ManifestStore {
     func writePages(of manifest: inout Manifest, written: WrittenFiles) throws(PublishError) -> (files: Int, bytes: Int) {
         var pages: [RecordPage] = []
         var totals = (files: 0, bytes: 0)
-        let byPage = Dictionary(grouping: manifest.feeds) { Int($0.feedID / RecordPage.size) }
+        let size = RecordPage.size(formatVersion: manifest.formatVersion)
+        let byPage = Dictionary(grouping: manifest.feeds) { Int($0.feedID / size) }
         for (page, feeds) in byPage.sorted(by: { $0.key < $1.key }) {
             let sorted = feeds.sorted { $0.feedID < $1.feedID }
             let bytes = try PublicationJSON.encode(RecordPageDocument(page: page, feeds: sorted), what: target.location + "/publisher record page \(page)")
@@ -267,9 +288,14 @@ struct ManifestStore {
         return record
     }
 
-    /// The bytes of a record: its feeds in its pages when it has them (``writePages(of:written:)``).
+    /// The bytes of a record: its feeds in its pages when it has them (``writePages(of:written:)``);
+    /// from format 4, without the stable names its feeds and catalog give (``completeCompact(_:)``).
     func encoded(_ manifest: Manifest) throws(PublishError) -> [UInt8] {
         var record = manifest
+        if (record.formatVersion ?? 0) >= Manifest.compactRecordFormatVersion, let stable = record.stableFiles {
+            let derived = Set(StableNames.names(of: record))
+            record.stableFiles = stable.filter { !derived.contains($0) }
+        }
         if record.feedPages != nil { record.feeds = [] }
         return try PublicationJSON.encode(record, what: target.location + "/publisher record")
     }

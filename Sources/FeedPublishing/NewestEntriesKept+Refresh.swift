@@ -17,7 +17,7 @@ extension NewestEntriesKept {
     /// snapshot when there is no `previous`, it was kept for another `limit` or a later cutoff
     /// (a clock set back), or too few entries would be known.
     static func refresh(
-        _ previous: NewestEntriesKept?, previousFiles: [Int64: String], published: [PublishedFeed], feeds: [Int64: CatalogFeed],
+        _ previous: NewestEntriesKept?, previousFiles: [Int64: String], published: [PublishedFeed], feeds: CatalogFeeds,
         limit: Int, notAfter: Int64, path: (String) throws(StorageError) -> String
     ) -> Refreshed {
         if let previous, previous.limit == limit, previous.notAfter <= notAfter,
@@ -31,11 +31,11 @@ extension NewestEntriesKept {
     }
 
     private static func merge(
-        _ previous: NewestEntriesKept?, previousFiles: [Int64: String], published: [PublishedFeed], feeds: [Int64: CatalogFeed],
+        _ previous: NewestEntriesKept?, previousFiles: [Int64: String], published: [PublishedFeed], feeds: CatalogFeeds,
         limit: Int, notAfter: Int64, path: (String) throws(StorageError) -> String
     ) -> Refreshed? {
         let capacity = capacity(for: limit)
-        let listed = published.filter { feeds[$0.feedID] != nil }
+        let listed = published.filter { feeds.lists($0.feedID) }
         let listedIDs = Set(listed.map(\.feedID))
         let laterFrom = Dictionary((previous?.later ?? []).map { ($0.feedID, $0.from) }, uniquingKeysWith: Swift.min)
         let unread = Set(previous?.unread ?? [])

@@ -43,27 +43,39 @@ public struct FeedHealth: Sendable, Equatable {
 
     public init(_ feed: CatalogFeed) {
         let state = feed.state
-        feedID = feed.feedID
-        streak = state.consecutiveErrors
-        lastAttempt = state.lastAttempt
-        nextAttempt = state.nextAttempt
+        self.init(
+            feedID: feed.feedID, gone: state.gone, consecutiveErrors: state.consecutiveErrors, lastErrorKind: state.lastErrorKind,
+            lastError: { state.lastError }, lastAttempt: state.lastAttempt, nextAttempt: state.nextAttempt,
+            lastSuccess: state.lastSuccess, lastUpdate: feed.lastUpdate)
+    }
+
+    /// From the `fetch_state` values a feed's health rests on; `lastError` is read only for a
+    /// feed failing or gone (the message of a feed now ok is not shown).
+    init(
+        feedID: Int64, gone: Bool, consecutiveErrors: Int, lastErrorKind: FailureKind?, lastError: () -> String?,
+        lastAttempt: Int64?, nextAttempt: Int64?, lastSuccess: Int64?, lastUpdate: Int64?
+    ) {
+        self.feedID = feedID
+        streak = consecutiveErrors
+        self.lastAttempt = lastAttempt
+        self.nextAttempt = nextAttempt
         // `last_update` too: a catalog from before `fetch_state` has only that.
-        lastSuccess = state.lastSuccess ?? feed.lastUpdate
-        self.state = State.of(
-            gone: state.gone, consecutiveErrors: state.consecutiveErrors, lastErrorKind: state.lastErrorKind,
-            lastAttempt: state.lastAttempt, lastSuccess: lastSuccess)
-        switch self.state {
+        self.lastSuccess = lastSuccess ?? lastUpdate
+        state = State.of(
+            gone: gone, consecutiveErrors: consecutiveErrors, lastErrorKind: lastErrorKind, lastAttempt: lastAttempt,
+            lastSuccess: self.lastSuccess)
+        switch state {
         case .gone:
-            failureKind = state.lastErrorKind ?? .gone
-            lastError = state.lastError
+            failureKind = lastErrorKind ?? .gone
+            self.lastError = lastError()
         case .failing:
             // A streak with no kind recorded (a catalog edited by hand) counts as the catalog
             // reads a kind it does not know.
-            failureKind = state.lastErrorKind ?? .storage
-            lastError = state.lastError
+            failureKind = lastErrorKind ?? .storage
+            self.lastError = lastError()
         case .neverFetched, .ok:
             failureKind = nil
-            lastError = nil
+            self.lastError = nil
         }
     }
 
@@ -96,12 +108,32 @@ public struct FeedHealthSummary: Sendable, Equatable {
     public let oldestSuccess: Int64?
 
     public init(_ catalogFeeds: [CatalogFeed]) {
-        feeds = catalogFeeds.map(FeedHealth.init).sorted(by: FeedHealth.attentionOrder)
+        self.init(health: catalogFeeds.map(FeedHealth.init))
+    }
+
+    /// From each feed's health, in any order (in feedid order, only the failing feeds are
+    /// sorted: the others' attention order is by state, then feedid).
+    public init(health: [FeedHealth]) {
+        feeds = Self.attentionOrdered(health)
         var tally = FeedStateTally()
         for feed in feeds { tally.add(feed.state, kind: feed.failureKind, lastSuccess: feed.lastSuccess) }
         byState = FeedHealth.State.allCases.map { ($0, tally.byState[$0] ?? 0) }
         failingByKind = FailureKind.allCases.map { ($0, tally.failingByKind[$0] ?? 0) }
         oldestSuccess = tally.oldestSuccess
+    }
+
+    private static func attentionOrdered(_ health: [FeedHealth]) -> [FeedHealth] {
+        guard zip(health, health.dropFirst()).allSatisfy({ $0.feedID < $1.feedID }) else {
+            return health.sorted(by: FeedHealth.attentionOrder)
+        }
+        var ordered: [FeedHealth] = []
+        ordered.reserveCapacity(health.count)
+        for state in FeedHealth.State.allCases {
+            let start = ordered.endIndex
+            ordered += health.lazy.filter { $0.state == state }
+            if state == .failing { ordered[start...].sort(by: FeedHealth.attentionOrder) }
+        }
+        return ordered
     }
 
     /// Feeds in `state` (0 when none), for a headline such as the page's "(60 failing)".

@@ -10,10 +10,11 @@ import Testing
 /// feeds' rows changed, and what it writes is what a publication reading every feed writes.
 @Suite("Publication: the catalog's pages and title index")
 struct CatalogPagesTests {
-    private func publish(_ harness: Harness, into out: String, full: Bool = false) throws -> PublishReport {
+    private func publish(_ harness: Harness, into out: String, full: Bool = false, listedFeeds: Int = 1_000) throws -> PublishReport {
         var configuration = PublishConfiguration()
         configuration.outputDirectory = out
         configuration.full = full
+        configuration.listedFeeds = listedFeeds
         return try PublishRun(harness: harness, configuration: configuration).run()
     }
 
@@ -102,5 +103,50 @@ struct CatalogPagesTests {
         #expect(CatalogTitleIndex.fold("  Le  Monde — À la UNE ") == "le monde — a la une")
         #expect(CatalogTitleIndex.fold("Ｆｕｌｌ Ｗｉｄｔｈ") == "full width")
         #expect(CatalogTitleIndex.fold("Ünïcode") == "unicode")
+    }
+
+    /// A feedid written by hand at the edges (the largest there is, a negative one, an `about`
+    /// row of no feed) is a change the next publication reads without stopping or crashing
+    /// (the last page ends at the largest feedid), and the pages are those of reading every
+    /// feed. Found by the random stored-values test: the page's end overflowed.
+    @Test func feedidsAtTheEdgesAreReadWithoutOverflow() throws {
+        let publisher = try PublishHarness()
+        try publisher.seed(feeds: 3, items: 1)
+        // Catalogued, never fetched: records a publication that follows the log does not read.
+        _ = try publisher.harness.add((1...20).map { "https://later.example/\($0).xml" })
+        _ = try publish(publisher.harness, into: publisher.outPath, listedFeeds: 0)
+        _ = try publish(publisher.harness, into: publisher.outPath, listedFeeds: 0)
+        let queue = try DatabaseQueue(path: publisher.harness.directory.url.path + "/all_feeds.sqlite")
+        for edit in [
+            "UPDATE about SET feedid = 9223372036854775807 WHERE feedid = 2",
+            "INSERT INTO feeds (feedid, url) VALUES (9223372036854775807, 'https://edge.example/max.xml')",
+            "INSERT INTO feeds (feedid, url) VALUES (-7, 'https://edge.example/negative.xml')",
+        ] {
+            try publisher.harness.catalog.beginChanges()
+            try queue.write { db in try db.execute(sql: edit) }
+            _ = try publish(publisher.harness, into: publisher.outPath, listedFeeds: 0)
+            let full = try TemporaryDirectory()
+            _ = try publish(publisher.harness, into: full.url.path, full: true, listedFeeds: 0)
+            #expect(try index(publisher.outPath) == index(full.url.path), "\(edit)")
+        }
+        #expect(try index(publisher.outPath).pages.last?.page == Int(Int64.max / Int64(PublishRun.catalogPageSize)))
+    }
+
+    /// The record keeps only the catalog index's file (format 4): an index file damaged or
+    /// removed is not trusted; the next publication writes the pages again from every feed.
+    @Test(arguments: ["damaged", "removed"])
+    func aCatalogIndexThatIsNotWhatTheRecordNamesIsWrittenAgain(how: String) throws {
+        let publisher = try PublishHarness()
+        try publisher.seed(feeds: 4, items: 1)
+        _ = try publish(publisher.harness, into: publisher.outPath)
+        let named = try #require(try root(publisher.outPath)["catalog_index"] as? [String: Any])
+        let file = publisher.outPath + "/" + (try #require(named["file"] as? String))
+        let before = try index(publisher.outPath)
+        if how == "damaged" { try Data("{}".utf8).write(to: URL(fileURLWithPath: file)) } else { try FileManager.default.removeItem(atPath: file) }
+        try publisher.write(2, [entry("after")])
+        let report = try publish(publisher.harness, into: publisher.outPath)
+        #expect(report.failures.isEmpty && report.rootGeneration != nil)
+        #expect(try index(publisher.outPath) == before, "the same pages, written again")
+        #expect(try ContractCheck.validate([publisher.outPath]).status == 0)
     }
 }

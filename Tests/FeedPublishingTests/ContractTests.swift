@@ -349,6 +349,13 @@ struct ContractTests {
 
     /// The record the root names rewritten by `change` and put under its new digest, which the
     /// root is edited to name, as an older publisher could have written it.
+    /// The record the root names, as its file holds it (its feeds in their pages).
+    static func recordObject(in directory: String) throws -> [String: Any] {
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/manifest.json"))) as? [String: Any])
+        let name = try #require((root["shards"] as? [String: [String: Any]])?["1/1"]?["record"] as? String)
+        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))) as? [String: Any])
+    }
+
     static func editRecord(in directory: String, _ change: (inout [String: Any]) -> Void) throws {
         let rootPath = directory + "/manifest.json"
         var root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: rootPath))) as? [String: Any])
@@ -367,16 +374,25 @@ struct ContractTests {
         try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]).write(to: URL(fileURLWithPath: rootPath))
     }
 
-    /// `record` with the feeds of its pages inline and no `feed_pages`.
+    /// `record` with the feeds of its pages inline and no `feed_pages`, and every stable name
+    /// in `stable_files` (a record of format 4 leaves out those its feeds and catalog give):
+    /// a record an earlier format could have held too, once its `format_version` says so.
     static func inlined(_ record: [String: Any], in directory: String) throws -> [String: Any] {
-        guard let pages = record["feed_pages"] as? [[String: Any]] else { return record }
         var record = record
-        record["feeds"] = try pages.flatMap { page -> [Any] in
-            let file = try #require(page["file"] as? String)
-            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/" + file))) as? [String: Any]
-            return document?["feeds"] as? [Any] ?? []
+        if let pages = record["feed_pages"] as? [[String: Any]] {
+            record["feeds"] = try pages.flatMap { page -> [Any] in
+                let file = try #require(page["file"] as? String)
+                let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/" + file))) as? [String: Any]
+                return document?["feeds"] as? [Any] ?? []
+            }
+            record["feed_pages"] = nil
         }
-        record["feed_pages"] = nil
+        let feeds = record["feeds"] as? [[String: Any]] ?? []
+        let catalogName = (record["catalog"] as? [String: Any])?["name"] as? String
+        let derived = feeds.compactMap { $0["name"] as? String } + (catalogName.map { [$0] } ?? [])
+        if record["stable_files"] != nil || !derived.isEmpty {
+            record["stable_files"] = Set((record["stable_files"] as? [String] ?? []) + derived).sorted()
+        }
         return record
     }
 

@@ -14,18 +14,26 @@ import Testing
 @Suite("NewestEntriesKept")
 struct NewestEntriesKeptTests {
     /// Publishes `harness` into `out` with `limit` entries on the pages.
-    private func publish(_ harness: Harness, into out: String, limit: Int, full: Bool = false, only: [Int64]? = nil) throws -> PublishReport {
+    private func publish(
+        _ harness: Harness, into out: String, limit: Int, full: Bool = false, only: [Int64]? = nil, listedFeeds: Int = 1_000
+    ) throws -> PublishReport {
         var configuration = PublishConfiguration()
         configuration.outputDirectory = out
         configuration.aggregateEntries = limit
         configuration.full = full
+        configuration.listedFeeds = listedFeeds
         return try PublishRun(harness: harness, configuration: configuration).run(only: only)
     }
 
+    /// The pages, and the catalog index the root names (content-addressed: its name says its
+    /// pages' and title chunks' bytes).
     private func pages(_ directory: String) -> [String?] {
-        ["atom.xml", "index.html"].map { name in
+        let root = FileManager.default.contents(atPath: directory + "/manifest.json")
+            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        let index = (root?["catalog_index"] as? [String: Any])?["file"] as? String
+        return ["atom.xml", "index.html"].map { name in
             FileManager.default.contents(atPath: directory + "/" + name).map { String(decoding: $0, as: UTF8.self) }
-        }
+        } + [index]
     }
 
     /// Deletes items of a feed's database by hand, marked as an update marks its writes.
@@ -47,7 +55,11 @@ struct NewestEntriesKeptTests {
             harness.now = 1_800_000_000
             let full = try TemporaryDirectory()
             let limit = [1, 2, 3, 5][round % 4]
-            let ids = try harness.add((1...8).map { "https://feeds.example/\(round)/\($0).xml" })
+            var ids = try harness.add((1...8).map { "https://feeds.example/\(round)/\($0).xml" })
+            // Catalogued, never fetched: no snapshot, in the catalog's pages and the health page.
+            var unfetched = try harness.add((1...12).map { "https://later.example/\(round)/\($0).xml" })
+            // The list of all feeds shows a few: the records of the others need not be read.
+            let listedFeeds = [3, 30][round % 2]
             var items: [Int64: Set<String>] = [:]
             var counter = 0
             // Few dates so that ties are common; some old (below what the record keeps), some
@@ -56,8 +68,9 @@ struct NewestEntriesKeptTests {
                 harness.now + [Int64(-900), -600, -300, -5, -4, -3, -2, -1, 0, 86_400 + 30, 86_400 + 200][Int.random(in: 0..<11, using: &random)]
             }
             var incremental = 0
+            var partial = 0
             for step in 0..<25 {
-                switch Int.random(in: 0..<10, using: &random) {
+                switch Int.random(in: 0..<11, using: &random) {
                 case 0..<5:
                     // Entries added to (or rewritten in) a few feeds.
                     for _ in 0..<Int.random(in: 1...2, using: &random) {
@@ -82,23 +95,51 @@ struct NewestEntriesKeptTests {
                     harness.now += Int64.random(in: 1...200, using: &random)
                 case 8:
                     // A feed renamed: its entries keep their place, under the new name.
-                    var feed = try harness.feed(ids.randomElement(using: &random)!)
+                    var feed = try harness.feed((ids + unfetched).randomElement(using: &random)!)
                     feed.title = "Renamed \(step)"
                     try harness.catalog.save(feed)
+                case 9:
+                    // A feed's fetches fail or succeed again (its state alone: nothing logged), or
+                    // a feed is added or removed.
+                    switch Int.random(in: 0..<4, using: &random) {
+                    case 0, 1:
+                        var feed = try harness.feed((ids + unfetched).randomElement(using: &random)!)
+                        if feed.state.consecutiveErrors > 0 {
+                            feed.state.consecutiveErrors = 0
+                            feed.state.lastErrorKind = nil
+                            feed.state.lastSuccess = harness.now
+                        } else {
+                            feed.state.consecutiveErrors = Int.random(in: 1...3, using: &random)
+                            feed.state.lastErrorKind = .timeout
+                            feed.state.lastError = "timed out at step \(step)"
+                        }
+                        feed.state.lastAttempt = harness.now
+                        try harness.catalog.save(feed)
+                    case 2:
+                        unfetched += try harness.add(["https://later.example/\(round)/added-\(step).xml"])
+                    default:
+                        guard ids.count > 2 else { break }
+                        let gone = ids.remove(at: Int.random(in: 0..<ids.count, using: &random))
+                        _ = try harness.catalog.remove(feedID: gone)
+                        items[gone] = nil
+                    }
                 default:
                     break
                 }
-                let report = try publish(harness, into: publisher.outPath, limit: limit)
+                let report = try publish(harness, into: publisher.outPath, limit: limit, listedFeeds: listedFeeds)
                 // Pages are written by a publication that commits (one that finds nothing
                 // changed keeps them): compared then.
                 guard report.rootGeneration != nil else { continue }
-                _ = try publish(harness, into: full.url.path, limit: limit, full: true)
+                _ = try publish(harness, into: full.url.path, limit: limit, full: true, listedFeeds: listedFeeds)
                 let same = pages(publisher.outPath) == pages(full.url.path)
-                #expect(same, "round \(round), step \(step), limit \(limit): the pages differ from reading every snapshot")
+                #expect(same, "round \(round), step \(step), limit \(limit): the pages differ from reading every snapshot and record")
                 if !same { return }
                 if report.pageSnapshotsRead < ids.count { incremental += 1 }
+                if report.catalogRecordsRead < ids.count + unfetched.count { partial += 1 }
             }
             #expect(incremental > 0, "round \(round): every publication read every snapshot")
+            // With every feed listed on index.html every record is read.
+            if listedFeeds < 20 { #expect(partial > 0, "round \(round): every publication read every catalog record") }
         }
     }
 
@@ -162,7 +203,7 @@ struct NewestEntriesKeptTests {
         try publisher.seed(feeds: 3, items: 2)
         _ = try publisher.publish()
         let record = try publisher.manifest()
-        let feeds = Dictionary(try (Int64(1)...3).map { ($0, try publisher.harness.feed($0)) }, uniquingKeysWith: { first, _ in first })
+        let feeds = CatalogFeeds(all: try (Int64(1)...3).map { try publisher.harness.feed($0) })
         let files = Dictionary(record.feeds.map { ($0.feedID, $0.file) }, uniquingKeysWith: { first, _ in first })
         func refresh(_ previous: NewestEntriesKept?, failing: Int64?) -> NewestEntriesKept.Refreshed {
             NewestEntriesKept.refresh(

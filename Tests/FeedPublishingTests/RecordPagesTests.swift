@@ -5,7 +5,7 @@ import PipelineTestSupport
 import TestSupport
 import Testing
 
-/// The publisher's record keeps its feeds in pages of 1,000 feed ids, each named by its
+/// The publisher's record keeps its feeds in pages of 250 feed ids, each named by its
 /// SHA-256 in the record (issue 51: rewritten whole, it was 49 MB at 100,000 feeds): a
 /// publication writes the pages whose feeds changed, and a page that is not what the record
 /// names makes the record unusable, as a damaged record is.
@@ -24,7 +24,10 @@ struct RecordPagesTests {
         for id in [ids[0], ids[1_500], ids[2_599]] { try publish.write(id, [entry("f\(id)-1")]) }
         _ = try publish.publish()
         let record = try publish.manifest()
-        #expect(record.feedPages?.map(\.page) == [0, 1, 2] && record.feedPages?.map(\.count) == [1, 1, 1])
+        let size = RecordPage.size(formatVersion: Manifest.recordFormatVersion)
+        let page = { (id: Int64) in Int(id / size) }
+        #expect(size == 250)
+        #expect(record.feedPages?.map(\.page) == [ids[0], ids[1_500], ids[2_599]].map(page) && record.feedPages?.map(\.count) == [1, 1, 1])
         // The next publication writes again the pages whose entries the first one made (their
         // publication id is known now), then only those of the feeds that changed.
         try publish.write(ids[1_500], [entry("f-again-1")])
@@ -34,7 +37,7 @@ struct RecordPagesTests {
             try publish.write(ids[1_500], [entry("f-again-\(round)")])
             _ = try publish.publish()
             let written = try pageFiles(publish.outPath).subtracting(before)
-            #expect(written.count == 1 && written.first?.hasPrefix("publisher.1of1.p1.") == true, "round \(round): \(written)")
+            #expect(written.count == 1 && written.first?.hasPrefix("publisher.1of1.p\(page(ids[1_500])).") == true, "round \(round): \(written)")
         }
         #expect(try publish.manifest().feeds.map(\.feedID) == [ids[0], ids[1_500], ids[2_599]])
         let checked = try ContractCheck.validate([publish.outPath])
@@ -73,23 +76,41 @@ struct RecordPagesTests {
         #expect(checked.status == 0, "\(checked.output)")
     }
 
-    /// A record of the format before pages (2, feeds inline: what the publisher wrote before
-    /// issue 51) is read and upgraded in place; a record of a format this publisher does not
-    /// know is refused, as an older publisher refuses this one's (3).
-    @Test func aRecordOfTheFormatBeforeIsReadAndOneOfALaterFormatIsRefused() throws {
+    /// Records of the formats before (2, feeds inline: what the publisher wrote before issue
+    /// 51; 3, every stable name and the catalog index's document in the record) are read and
+    /// upgraded in place; a record of a format this publisher does not know is refused, as an
+    /// older publisher refuses this one's (4).
+    @Test(arguments: [2, 3])
+    func aRecordOfAFormatBeforeIsReadAndOneOfALaterFormatIsRefused(version: Int) throws {
         let publish = try PublishHarness()
         try publish.seed(feeds: 3, items: 2)
         _ = try publish.publish()
-        try ContractTests.editRecord(in: publish.outPath) { $0["format_version"] = 2 }
-        #expect(try publish.manifest().formatVersion == 2 && publish.manifest().feedPages == nil)
+        // This one's record names only the stable names its feeds and catalog do not give, and
+        // the catalog index's file, not its document.
+        let compact = try ContractTests.recordObject(in: publish.outPath)
+        #expect((compact["stable_files"] as? [String]) == [], "\(String(describing: compact["stable_files"]))")
+        #expect((compact["catalog_pages"] as? [String: Any])?.keys.sorted() == ["index"])
+        let whole = try publish.manifest()
+        let document = try JSONSerialization.jsonObject(with: JSONEncoder().encode(try #require(whole.catalogPages?.document)))
+        try ContractTests.editRecord(in: publish.outPath) { record in
+            record["format_version"] = version
+            record["stable_files"] = whole.stableFiles
+            var pages = record["catalog_pages"] as? [String: Any]
+            pages?["document"] = document
+            record["catalog_pages"] = pages
+        }
+        #expect(try publish.manifest().formatVersion == version && publish.manifest().feedPages == nil)
         try publish.write(2, [entry("after")])
         let upgraded = try publish.publish()
         #expect(upgraded.feedsWritten == 1 && upgraded.recovery.isEmpty, "\(upgraded)")
         let record = try publish.manifest()
         #expect(record.formatVersion == Manifest.recordFormatVersion && record.feedPages?.count == 1 && record.feeds.count == 3)
 
-        try ContractTests.editRecord(in: publish.outPath) { $0["format_version"] = 4 }
+        #expect(record.stableFiles == whole.stableFiles && record.catalogPages?.document == whole.catalogPages?.document)
+        #expect(try publish.publish().unchanged)
+
+        try ContractTests.editRecord(in: publish.outPath) { $0["format_version"] = 5 }
         let error = #expect(throws: PublishError.self) { try publish.publish() }
-        #expect(error?.description.contains("format_version 4") == true && error?.description.contains("it writes 3") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("format_version 5") == true && error?.description.contains("it writes 4") == true, "\(String(describing: error))")
     }
 }

@@ -41,6 +41,17 @@ public enum PublicationReader {
         for index in record.feeds.indices where record.feeds[index].entryPublication == nil {
             record.feeds[index].entryPublication = entry.publication
         }
+        // Format 4 leaves out the stable names its feeds and catalog give, and the catalog
+        // index's document, which the index's file holds.
+        if (record.formatVersion ?? 0) >= 4 {
+            let derived = record.feeds.map(\.name) + (record.catalog.map { [$0.name] } ?? [])
+            if record.stableFiles != nil || !derived.isEmpty { record.stableFiles = Set((record.stableFiles ?? []) + derived).sorted() }
+            if let index = record.catalogPages?.index {
+                let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + index.file))
+                guard SHA256.hexDigest([UInt8](data)) == index.sha256 else { throw Problem.unusable("\(index.file)'s digest") }
+                record.catalogPages?.document = try JSONDecoder().decode(CatalogIndexDocument.self, from: data)
+            }
+        }
         return record
     }
 

@@ -13,6 +13,10 @@ public struct PublishConfiguration: Sendable {
     public var title = "Feedmill"
     /// Entries in `atom.xml` and `index.html`.
     public var aggregateEntries = 50
+    /// Feeds `index.html`'s list of all feeds shows, those needing attention first: the page is
+    /// written by every publication, so it stays small whatever the catalog's size (the
+    /// catalog's pages and `rss-feeds list` have every feed).
+    public var listedFeeds = AllFeedsSection.rowLimit
     /// The part of the feed list this publisher publishes (`--shard K/N`): the feeds whose
     /// host is this shard's, its record and intent; the root merges every shard's.
     public var shard = Shard.all

@@ -17,6 +17,9 @@ public struct PublishReport: Sendable, Equatable {
     /// Snapshots read for `atom.xml` and `index.html`: the changed ones, when the record kept
     /// the newest entries (``NewestEntriesKept``); every one otherwise.
     public var pageSnapshotsRead = 0
+    /// Catalog records (a feed's row) read: every feed's, unless the change log could be
+    /// followed (then the changed feeds' and those the pages name).
+    public var catalogRecordsRead = 0
     public var duration: Double
     /// Feeds whose database could not be read: each keeps its last good snapshot.
     public var failures: [PublishFailure] = []

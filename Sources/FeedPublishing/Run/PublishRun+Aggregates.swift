@@ -88,8 +88,10 @@ extension PublishRun {
     /// those of every snapshot the manifest names. A snapshot that cannot be read leaves its
     /// feed's entries out, and says so. A page already as it would be written is not put again.
     /// `others` are the feeds other shards published (as their records in the root give them).
+    /// `health`: the feeds `index.html` shows the health of; the records of those it lists are
+    /// read (``CatalogFeeds``) once, together.
     func writeAggregates(
-        feeds: [CatalogFeed], others: [PublishedFeed] = [], refreshed: NewestEntriesKept.Refreshed? = nil, _ publication: inout Publication
+        health: FeedHealthSummary, others: [PublishedFeed] = [], refreshed: NewestEntriesKept.Refreshed? = nil, _ publication: inout Publication
     ) throws(PublishError) {
         let published = (publication.next.feeds + others).sorted { $0.feedID < $1.feedID }
         let newest = refreshed ?? newest(from: nil, previousFiles: [:], published: published, &publication)
@@ -97,7 +99,9 @@ extension PublishRun {
         let counts = Dictionary(published.map { ($0.feedID, $0.itemCount) }, uniquingKeysWith: { first, _ in first })
         let pages: [(PublishedName, String)] = [
             (.atom, AtomWriter.document(newest.entries, title: configuration.title, siteURL: configuration.siteURL)),
-            (.index, IndexPage.document(newest.entries, feeds: feeds, itemCounts: counts, title: configuration.title, now: configuration.clock())),
+            (.index, IndexPage.document(
+                newest.entries, health: health, feeds: try listedFeeds(health, publication.catalogFeeds), itemCounts: counts,
+                title: configuration.title, now: configuration.clock(), listedFeeds: configuration.listedFeeds)),
         ]
         for (name, text) in pages {
             let bytes = Array(text.utf8)
@@ -109,5 +113,13 @@ extension PublishRun {
         }
         publication.next.atom = PublishedName.atom.fileName
         publication.next.index = PublishedName.index.fileName
+    }
+
+    /// The records of the feeds `index.html` names: the failing ones its health section lists,
+    /// and the first of the list of all feeds.
+    private func listedFeeds(_ health: FeedHealthSummary, _ feeds: CatalogFeeds) throws(PublishError) -> [Int64: CatalogFeed] {
+        let ids = IndexPage.listedFeedIDs(health, listedFeeds: configuration.listedFeeds)
+        try rethrowing(try feeds.prefetch(ids), as: PublishError.storage)
+        return Dictionary(ids.compactMap { id in feeds[id].map { (id, $0) } }, uniquingKeysWith: { first, _ in first })
     }
 }

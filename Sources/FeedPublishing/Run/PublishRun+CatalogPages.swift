@@ -12,7 +12,8 @@ extension PublishRun {
     /// Writes the pages of the feeds whose rows changed (every page when the change log cannot
     /// say, with `--full`, or after a recovery), the title chunks when a title changed (a feed
     /// added, removed or renamed), and the index; kept in the next record, named by the root.
-    func publishCatalogPages(feeds: [CatalogFeed], recovering: Bool, _ publication: inout Publication) throws(PublishError) {
+    func publishCatalogPages(recovering: Bool, _ publication: inout Publication) throws(PublishError) {
+        let catalogFeeds = publication.catalogFeeds
         let size = Self.catalogPageSize
         let previous = publication.previous.isRecord && !recovering && !configuration.full ? publication.previous.catalogPages : nil
         let usable = previous.flatMap { $0.document.pageSize == size ? $0 : nil }
@@ -23,9 +24,20 @@ extension PublishRun {
         var titlesChanged = changedPages == nil
         var otherThanLastUpdate = changedPages == nil
         var byPage: [Int: [CatalogFeed]] = [:]
-        for feed in feeds where feed.feedID >= 0 {
-            let page = Int(feed.feedID / Int64(size))
-            if changedPages?.contains(page) ?? true { byPage[page, default: []].append(feed) }
+        if catalogFeeds.complete {
+            for feed in catalogFeeds.all where feed.feedID >= 0 {
+                let page = Int(feed.feedID / Int64(size))
+                if changedPages?.contains(page) ?? true { byPage[page, default: []].append(feed) }
+            }
+        } else if let changedPages {
+            // Only the changed pages' feeds are read (``CatalogFeeds``).
+            for page in changedPages where page >= 0 {
+                // The last page ends at the largest feedid (a feedid written by hand may be it).
+                let first = Int64(page) * Int64(size)
+                let last = first.addingReportingOverflow(Int64(size) - 1)
+                byPage[page] = try rethrowing(
+                    try catalogFeeds.feeds(in: first...(last.overflow ? .max : last.partialValue)), as: PublishError.storage)
+            }
         }
         for page in (changedPages ?? Set(byPage.keys).union(pages.keys)).sorted() {
             let rows = (byPage[page] ?? []).sorted { $0.feedID < $1.feedID }.map(CatalogPageFeed.init)
@@ -47,7 +59,11 @@ extension PublishRun {
         }
         publication.onlyLastUpdateMoved = !otherThanLastUpdate
         var titles = usable?.document.titles ?? []
-        if titlesChanged || usable == nil { titles = try publishTitleChunks(feeds: feeds, &publication) }
+        if titlesChanged || usable == nil {
+            let all = catalogFeeds.complete
+                ? catalogFeeds.all.map { (feedID: $0.feedID, title: $0.title) } : try rethrowing(try catalog.feedTitles(), as: PublishError.storage)
+            titles = try publishTitleChunks(all, &publication)
+        }
         let document = CatalogIndexDocument(
             pageSize: size, feedCount: pages.values.reduce(0) { $0 + $1.count }, pages: pages.values.sorted { $0.page < $1.page },
             titles: titles)
@@ -64,7 +80,9 @@ extension PublishRun {
 
     /// Every titled feed's folded title, sorted, in chunks (``CatalogTitleIndex/chunks(_:prefix:)``);
     /// a chunk already there (same bytes, same name) is not put again.
-    private func publishTitleChunks(feeds: [CatalogFeed], _ publication: inout Publication) throws(PublishError) -> [CatalogTitlesEntry] {
+    private func publishTitleChunks(
+        _ feeds: [(feedID: Int64, title: String?)], _ publication: inout Publication
+    ) throws(PublishError) -> [CatalogTitlesEntry] {
         let titles = feeds.compactMap { feed in
             feed.title.flatMap { title in
                 let key = CatalogTitleIndex.fold(title)

@@ -7,17 +7,17 @@ extension PublishRun {
     /// a feed that cannot be published keeps its last good snapshot (if it still exists) and
     /// the report says which feed and why. A feed removed from the catalog while this runs
     /// (`rss-feeds remove` does not wait for a publication) is passed over without a word.
-    func publishFeeds(_ feeds: [CatalogFeed], only: [Int64]?, _ publication: inout Publication) -> [PublishedFeed] {
+    /// `feedIDs`: the feeds to look at, ascending (``publishCandidates(reading:only:previous:catalog:)``).
+    func publishFeeds(_ feedIDs: [Int64], only: [Int64]?, _ publication: inout Publication) -> [PublishedFeed] {
         let previousByID = Dictionary(publication.previous.feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
         let selected = only.map(Set.init)
         var published: [PublishedFeed] = []
         let reading = publication.reading.feedIDs
-        for feed in feeds {
-            let source = data.feedDatabasePath(feed.feedID)
-            let earlier = previousByID[feed.feedID]
+        for id in feedIDs {
+            let earlier = previousByID[id]
             // Unchanged since the record's mark: carried over without opening its database,
             // unless its files are gone from the publication or of an older schema.
-            if let reading, !reading.contains(feed.feedID), selected?.contains(feed.feedID) != true {
+            if let reading, !reading.contains(id), selected?.contains(id) != true {
                 if let earlier, earlier.schemaVersion == Snapshot.feedSchemaVersion, publication.present.contains(earlier.file) {
                     published.append(carriedOver(earlier, &publication) ?? earlier)
                     publication.report.feedsUnchanged += 1
@@ -26,6 +26,9 @@ extension PublishRun {
                 // Without an entry: read when its database is there (a recovered record may
                 // have dropped it), passed over when it is not, as any feed's below.
             }
+            // Removed from the catalog since it was read: passed over, as below.
+            guard let feed = publication.catalogFeeds[id] else { continue }
+            let source = data.feedDatabasePath(feed.feedID)
             let condition = FeedDatabaseFile.condition(of: source)
             guard condition != .missing else { continue }
             if let selected, !selected.contains(feed.feedID) {

@@ -63,11 +63,14 @@ public struct PublishRun: Sendable {
         let store = ManifestStore(target: target, shard: shard)
         var start = try store.start(recover: recover)
         // Before the catalog's feeds and their databases are read (``readChanges(previous:legacy:recovered:)``).
-        let reading = readChanges(previous: start.manifest, legacy: start.legacy, recovered: recover || !start.recovery.isEmpty)
-        let allFeeds = try rethrowing(try catalog.feeds(), as: PublishError.storage)
-        if let only, let unknown = UnknownFeeds.among(only, known: allFeeds.map(\.feedID)) { throw .unknownFeeds(unknown.feedIDs) }
-        let feeds = allFeeds.filter { Self.shardIndex(of: $0, count: shard.count) == shard.index }
-        if start.legacy, !shard.isAll { start.manifest = Self.restricted(start.manifest, to: Set(feeds.map(\.feedID))) }
+        let recovering = recover || !start.recovery.isEmpty
+        let reading = readChanges(previous: start.manifest, legacy: start.legacy, recovered: recovering)
+        let catalogFeeds = try readCatalog(reading: reading, only: only, start: start, recovering: recovering)
+        if let only, let unknown = UnknownFeeds.among(only, known: catalogFeeds.ids) { throw .unknownFeeds(unknown.feedIDs) }
+        // Every feed is this shard's when there is one shard: only then may records be left unread.
+        let feeds = shard.isAll ? catalogFeeds.ids : catalogFeeds.all.filter { Self.shardIndex(of: $0, count: shard.count) == shard.index }.map(\.feedID)
+        let ownIDs = Set(feeds)
+        if start.legacy, !shard.isAll { start.manifest = Self.restricted(start.manifest, to: ownIDs) }
         // Above the root's entry too: a record recovered from before it (the newer ones damaged)
         // must not take the shard's generation back, which would make this publication's pointer
         // entries usable by the root still there before it commits.
@@ -75,35 +78,42 @@ public struct PublishRun: Sendable {
             throw .unusableTarget(location: target.location, reason: Self.countedOut("shard \(shard.label)'s generation"))
         }
         var publication = Publication(start: start, target: target, generation: generation, shard: shard)
-        let ownIDs = Set(feeds.map(\.feedID))
         publication.ownFeeds = ownIDs
-        publication.catalogFeeds = Dictionary(allFeeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
+        publication.catalogFeeds = catalogFeeds
         publication.reading = reading
         for id in only ?? [] where !ownIDs.contains(id) {
-            let owner = allFeeds.first { $0.feedID == id }.map { Self.shardIndex(of: $0, count: shard.count) } ?? 0
+            let owner = catalogFeeds[id].map { Self.shardIndex(of: $0, count: shard.count) } ?? 0
             publication.report.warnings.append("feed \(id) is shard \(owner)/\(shard.count)'s, not published by shard \(shard.label)")
         }
+        // The feeds this publication may write: every own feed, or those the log names (and
+        // those the record has) when records are left unread.
+        let candidates = catalogFeeds.complete ? feeds : publishCandidates(reading: reading, only: only, previous: start.manifest, catalog: catalogFeeds)
+        let written = catalogFeeds.complete ? feeds : candidates.filter { reading.feedIDs?.contains($0) != false || only?.contains($0) == true }
         try StableNames.refuseForeign(
-            names: feeds.map { PublishedName.feed($0.feedID).fileName } + [PublishedName.catalog.fileName], previous: start.manifest,
+            names: written.map { PublishedName.feed($0).fileName } + [PublishedName.catalog.fileName], previous: start.manifest,
             rootExists: start.root != nil, present: start.listing, in: target)
-        try StableNames.refuseForeignPointers(feeds: feeds.map(\.feedID), previous: start.manifest, present: start.listing, in: target)
+        try StableNames.refuseForeignPointers(feeds: written, previous: start.manifest, present: start.listing, in: target)
+        let allFeeds = shard.isAll ? [] : catalogFeeds.all
         do throws(PublishError) {
-            publication.next.feeds = publishFeeds(feeds, only: only, &publication)
+            publication.next.feeds = publishFeeds(candidates, only: only, &publication)
             // The pages first: they tell whether only `last_update` moved (``publishCatalog``).
-            if shard.isAll { try publishCatalogPages(feeds: feeds, recovering: recover || !start.recovery.isEmpty, &publication) }
+            if shard.isAll { try publishCatalogPages(recovering: recovering, &publication) }
             publication.next.catalog = try publishCatalog(&publication)
             recordChangesSeen(only: only, &publication)
             if publication.due(recovering: recover) {
                 // One shard of one: the pages' entries are kept in its record (other shards'
                 // feeds are known only once the root is committed).
-                let refreshed = shard.isAll ? refreshNewest(recovering: recover || !start.recovery.isEmpty, &publication) : nil
+                let refreshed = shard.isAll ? refreshNewest(recovering: recovering, &publication) : nil
                 try commit(store, allFeeds: allFeeds, &publication)
                 let others = shard.isAll ? [] : otherShardsFeeds(store, root: publication.committedRoot)
-                try writeAggregates(feeds: shard.isAll ? feeds : allFeeds, others: others, refreshed: refreshed, &publication)
+                try writeAggregates(health: try health(of: catalogFeeds), others: others, refreshed: refreshed, &publication)
                 removeRetired(store, &publication)
             } else {
                 publication.next = publication.previous
-                if publication.previous.atom == nil { try writeAggregates(feeds: feeds, &publication) }
+                if publication.previous.atom == nil {
+                    let own = catalogFeeds.complete ? FeedHealthSummary(catalogFeeds.all.filter { ownIDs.contains($0.feedID) }) : try health(of: catalogFeeds)
+                    try writeAggregates(health: own, &publication)
+                }
             }
         } catch {
             // A root changed underneath may name what this run skipped as already there: keep it all.
@@ -111,6 +121,7 @@ public struct PublishRun: Sendable {
             throw error
         }
         publication.report.filesWritten += try StableNames.sync(publication.next, catalog: publication.rootCatalog, in: target)
+        publication.report.catalogRecordsRead = catalogFeeds.recordsRead
         publication.report.duration = (ContinuousClock.now - started).inSeconds
         return publication.report
     }
@@ -250,9 +261,9 @@ struct Publication {
     var leaving: Set<Int64> = []
     /// Which feeds the change log says to read (``PublishRun/readChanges(previous:legacy:recovered:)``).
     var reading = ChangeReading.everything
-    /// The catalog's feeds by feedid, every shard's (made once: the pages' entries and the
-    /// pointers' `about` look feeds up in it).
-    var catalogFeeds: [Int64: CatalogFeed] = [:]
+    /// The catalog's feeds, every shard's (read once: the pages' entries and the pointers'
+    /// `about` look feeds up in it).
+    var catalogFeeds = CatalogFeeds(all: [])
     /// The catalog's pages that changed differ in `last_update` alone (``PublishRun/publishCatalogPages(feeds:recovering:_:)``):
     /// a large catalog snapshot may wait (``PublishConfiguration/catalogRefresh``).
     var onlyLastUpdateMoved = false

@@ -1,0 +1,86 @@
+import FeedModel
+@testable import FeedStorage
+import Foundation
+import GRDB
+import PipelineTestSupport
+import TestSupport
+import Testing
+
+/// The parts of the catalog a publication that follows the change log reads (issue 51) must
+/// say what reading every whole record says.
+@Suite("Catalog: reading part of it")
+struct CatalogSelectionsTests {
+    /// A catalog of `count` feeds in every state, some with values of the wrong type written
+    /// by hand (a whole record reads them as absent; so must the health columns).
+    private func catalog(_ count: Int, random: inout SeededGenerator) throws -> Harness {
+        let harness = try Harness()
+        let ids = try harness.add((1...count).map { "https://h\($0 % 7).example/\($0).xml" })
+        for id in ids {
+            var feed = try harness.feed(id)
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: break
+            case 1:
+                feed.state.lastAttempt = 100
+                feed.state.lastSuccess = Int64.random(in: 1...100, using: &random)
+            case 2, 3:
+                feed.state.lastAttempt = 200
+                feed.state.lastSuccess = Bool.random(using: &random) ? Int64.random(in: 1...100, using: &random) : nil
+                feed.state.consecutiveErrors = Int.random(in: 1...4, using: &random)
+                feed.state.lastErrorKind = [FailureKind.dns, .timeout, .storage][Int.random(in: 0..<3, using: &random)]
+                feed.state.lastError = "failed \(id)"
+            case 4:
+                feed.state.gone = true
+                feed.state.lastErrorKind = .gone
+                feed.state.lastError = "HTTP 410"
+            default:
+                feed.lastUpdate = Int64.random(in: 1...100, using: &random)
+                feed.title = "Feed \(id)"
+            }
+            try harness.catalog.save(feed)
+        }
+        let queue = try DatabaseQueue(path: harness.catalog.path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE fetch_state SET consecutive_errors = 'many' WHERE feedid = ?", arguments: [ids[1]])
+            try db.execute(sql: "UPDATE fetch_state SET last_success_unix_time = x'0102' WHERE feedid = ?", arguments: [ids[2]])
+            try db.execute(sql: "UPDATE fetch_state SET last_error_kind = 'from-the-future', consecutive_errors = 2 WHERE feedid = ?", arguments: [ids[3]])
+            try db.execute(sql: "UPDATE fetch_state SET gone = 'yes' WHERE feedid = ?", arguments: [ids[4]])
+            try db.execute(sql: "UPDATE about SET title = 42 WHERE feedid = ?", arguments: [ids[5]])
+            try db.execute(sql: "DELETE FROM fetch_state WHERE feedid = ?", arguments: [ids[6]])
+        }
+        return harness
+    }
+
+    @Test func theHealthColumnsSayWhatWholeRecordsSay() throws {
+        var random = SeededGenerator.announced()
+        let harness = try catalog(300, random: &random)
+        let whole = FeedHealthSummary(try harness.catalog.feeds())
+        let light = try harness.catalog.healthSummary()
+        #expect(light == whole)
+        #expect(light.byState.map(\.count) == whole.byState.map(\.count))
+        #expect(light.failingByKind.map(\.count) == whole.failingByKind.map(\.count))
+        #expect(whole.count(.failing) > 0 && whole.count(.gone) > 0 && whole.count(.ok) > 0 && whole.count(.neverFetched) > 0)
+        // In any order, the same attention order.
+        let shuffled = whole.feeds.shuffled(using: &random)
+        #expect(FeedHealthSummary(health: shuffled) == whole)
+    }
+
+    @Test func recordsByIDByRangeAndTitlesAreThoseOfEveryRecord() throws {
+        var random = SeededGenerator.announced()
+        let harness = try catalog(120, random: &random)
+        let every = try harness.catalog.feeds()
+        #expect(try harness.catalog.feedIDs() == every.map(\.feedID))
+        let chosen = Set(every.map(\.feedID).shuffled(using: &random).prefix(30))
+        #expect(try harness.catalog.feeds(ids: chosen + [999_999, -4]) == every.filter { chosen.contains($0.feedID) })
+        #expect(try harness.catalog.feeds(ids: []) == [])
+        #expect(try harness.catalog.feeds(in: 10...19) == every.filter { (10...19).contains($0.feedID) })
+        let titles = try harness.catalog.feedTitles()
+        #expect(titles.map(\.feedID) == every.map(\.feedID) && titles.map(\.title) == every.map(\.title))
+    }
+
+    @Test func manyIDsAreReadInBatches() throws {
+        let harness = try Harness()
+        let ids = try harness.add((1...(Catalog.idsPerStatement + 50)).map { "https://many.example/\($0)" })
+        let read = try harness.catalog.feeds(ids: ids)
+        #expect(read.map(\.feedID) == ids.sorted())
+    }
+}
