@@ -13,12 +13,16 @@ final class CatalogFeeds {
     /// Where a record not read yet is read from; `nil`: `rows` holds every feed.
     private let catalog: Catalog?
 
+    /// Every record, in feedid order, when every one was read (``complete``).
+    let all: [CatalogFeed]
+
     /// Every feed, read.
     init(all feeds: [CatalogFeed]) {
         ids = feeds.map(\.feedID)
         listed = Set(ids)
         rows = Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
         catalog = nil
+        all = feeds
     }
 
     /// Every feedid, and the records of `read`; the others are read from `catalog` when asked for.
@@ -27,6 +31,7 @@ final class CatalogFeeds {
         listed = Set(ids)
         rows = Dictionary(read.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
         self.catalog = catalog
+        all = []
     }
 
     var count: Int { ids.count }
@@ -56,7 +61,7 @@ final class CatalogFeeds {
 
     /// The records of every feed in `range` (a catalog page), in feedid order.
     func feeds(in range: ClosedRange<Int64>) throws(StorageError) -> [CatalogFeed] {
-        guard let catalog else { return rows.values.filter { range.contains($0.feedID) }.sorted { $0.feedID < $1.feedID } }
+        guard let catalog else { return all.filter { range.contains($0.feedID) } }
         let read = try catalog.feeds(in: range)
         for row in read { rows[row.feedID] = row }
         return read
@@ -64,7 +69,4 @@ final class CatalogFeeds {
 
     /// Whether every record has been read: then the whole catalog is in memory anyway.
     var complete: Bool { catalog == nil }
-
-    /// Every record, when ``complete``.
-    var all: [CatalogFeed] { ids.compactMap { rows[$0] } }
 }

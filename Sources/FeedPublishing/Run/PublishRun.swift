@@ -264,7 +264,7 @@ struct Publication {
     /// The catalog's feeds, every shard's (read once: the pages' entries and the pointers'
     /// `about` look feeds up in it).
     var catalogFeeds = CatalogFeeds(all: [])
-    /// The catalog's pages that changed differ in `last_update` alone (``PublishRun/publishCatalogPages(feeds:recovering:_:)``):
+    /// The catalog's pages that changed differ in `last_update` alone (``PublishRun/publishCatalogPages(recovering:_:)``):
     /// a large catalog snapshot may wait (``PublishConfiguration/catalogRefresh``).
     var onlyLastUpdateMoved = false
 
