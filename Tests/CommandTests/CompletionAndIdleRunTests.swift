@@ -117,7 +117,7 @@ struct CompletionAndIdleRunTests {
     func bashOffersTheCatalogsFeedIDs() throws {
         let run = try BinaryRun(feeds: 2)
         #expect(try run.createAll().status == 0)
-        let bin = run.update.url.deletingLastPathComponent().path
+        let bin = Executable.directoryWithEveryCommand
         func offered(_ command: String, _ words: [String]) throws -> [String] {
             let script = try run.root.write("\(command).bash", try Executable(name: command).runCapturing(["--generate-completion-script", "bash"]).stdout)
             let line = words.joined(separator: " ")

@@ -29,7 +29,7 @@ struct PackageInstallTests {
         let out = try TemporaryDirectory()
         let built = try runToCompletion(
             root.appendingPathComponent("Scripts/build-deb").path,
-            ["--bin-dir", Executable(name: "rss-update").url.deletingLastPathComponent().path, "--out", out.url.path, "--dev"], in: root)
+            ["--bin-dir", Executable.directoryWithEveryCommand, "--out", out.url.path, "--dev"], in: root)
         try #require(built.status == 0, "Scripts/build-deb: \(built.stderr)")
         let path = built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try checkDebugSymbolsPackage(beside: path)

@@ -17,7 +17,7 @@ struct ShellCompletionTests {
     /// What the shell offers for `line`, run in `directory` with the built commands on PATH.
     private func offered(_ shell: String, _ line: String, in directory: URL) throws -> [String] {
         let completions = ContractCheck.repository + "/contrib/completions/" + shell
-        let bin = Executable(name: "rss-update").url.deletingLastPathComponent().path
+        let bin = Executable.directoryWithEveryCommand
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FEEDMILL_") }
         environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["FEEDMILL_CONFIG"] = "none"

@@ -14,6 +14,17 @@ public struct Executable {
         return url
     }
 
+    /// Every command's names the users call them by.
+    public static let commands = ["rss-create", "rss-update", "rss-publish", "rss-inspect", "rss-feeds", "rss-pull"]
+
+    /// The build directory with a link for every command in it: for a test that hands the
+    /// directory to something else (PATH, a unit file, a packaging script), which would
+    /// otherwise find only the links other tests happened to make before it.
+    public static var directoryWithEveryCommand: String {
+        let urls = commands.map { Executable(name: $0).url }  // each made as its link
+        return urls[0].deletingLastPathComponent().path
+    }
+
     /// `path` as a link to `feedmill` beside it. A file of that name that is not such a link
     /// (an `rss-update` executable left in the build directory by a build from before the
     /// commands were one executable) is replaced: it is the build's, and stale.
