@@ -71,13 +71,27 @@ enum PublishedFiles {
     static func staleTemporaries(among listing: Set<String>, in target: any PublicationTarget) -> Set<String> {
         listing.filter { name in
             if isScratch(name) { return target.holdsFile(name) }
-            guard let range = name.range(of: ".tmp-", options: .backwards) else { return false }
-            let base = String(name[..<range.lowerBound])
-            var suffix = name[range.upperBound...]
+            guard let mark = temporaryMark(in: name) else { return false }
+            let base = String(name[..<mark.lowerBound])
+            var suffix = name[mark.upperBound...]
             if suffix.hasSuffix("-journal") { suffix = suffix.dropLast("-journal".count) }
             return !suffix.isEmpty && suffix.allSatisfy { $0.isASCII && $0.isNumber }
                 && (isPublisherName(base) || base == ManifestStore.manifestName || isScratch(base))
                 && target.holdsFile(name)
+        }
+    }
+
+    /// Where the last `.tmp-` in `name` is, by its bytes: Foundation's backwards search took a
+    /// microsecond a name, for every name a publication holds (issue 51).
+    static func temporaryMark(in name: String) -> Range<String.Index>? {
+        let mark = Array(".tmp-".utf8)
+        let bytes = name.utf8
+        guard bytes.count >= mark.count else { return nil }
+        var start = bytes.index(bytes.endIndex, offsetBy: -mark.count)
+        while true {
+            if bytes[start...].starts(with: mark) { return start..<bytes.index(start, offsetBy: mark.count) }
+            guard start > bytes.startIndex else { return nil }
+            start = bytes.index(before: start)
         }
     }
 

@@ -87,7 +87,13 @@ public struct FeedHealth: Sendable, Equatable {
         if rank(a) != rank(b) { return rank(a) < rank(b) }
         if a.state == .failing {
             if a.streak != b.streak { return a.streak > b.streak }
-            if a.lastSuccess != b.lastSuccess { return (a.lastSuccess ?? .min) < (b.lastSuccess ?? .min) }
+            if a.lastSuccess != b.lastSuccess {
+                // Never succeeded before any time, Int64.min included (as `?? .min`, the two
+                // were neither before the other, and the order depended on the input's).
+                guard let first = a.lastSuccess else { return true }
+                guard let second = b.lastSuccess else { return false }
+                return first < second
+            }
         }
         return a.feedID < b.feedID
     }
@@ -114,7 +120,12 @@ public struct FeedHealthSummary: Sendable, Equatable {
     /// From each feed's health, in any order (in feedid order, only the failing feeds are
     /// sorted: the others' attention order is by state, then feedid).
     public init(health: [FeedHealth]) {
-        feeds = Self.attentionOrdered(health)
+        self.init(attentionOrdered: Self.attentionOrdered(health))
+    }
+
+    /// From feeds already in ``FeedHealth/attentionOrder(_:_:)``.
+    init(attentionOrdered feeds: [FeedHealth]) {
+        self.feeds = feeds
         var tally = FeedStateTally()
         for feed in feeds { tally.add(feed.state, kind: feed.failureKind, lastSuccess: feed.lastSuccess) }
         byState = FeedHealth.State.allCases.map { ($0, tally.byState[$0] ?? 0) }

@@ -46,6 +46,20 @@ struct CatalogSelectionsTests {
             try db.execute(sql: "UPDATE fetch_state SET gone = 'yes' WHERE feedid = ?", arguments: [ids[4]])
             try db.execute(sql: "UPDATE about SET title = 42 WHERE feedid = ?", arguments: [ids[5]])
             try db.execute(sql: "DELETE FROM fetch_state WHERE feedid = ?", arguments: [ids[6]])
+            // Reals: GRDB truncates one within Int64's range and reads any other as absent
+            // (then `last_update` stands in for the last success); a real flag is true unless 0.
+            let reals: [(column: String, value: Double)] = [
+                ("last_success_unix_time", 1e300), ("last_success_unix_time", 42.9), ("consecutive_errors", 2.5),
+                ("gone", 0.0), ("gone", 0.5), ("last_success_unix_time", -9_223_372_036_854_775_808.0),
+                ("last_success_unix_time", 9_223_372_036_854_775_807.0), ("last_attempt_unix_time", -0.5),
+            ]
+            for (offset, real) in reals.enumerated() {
+                let id = ids[7 + offset]
+                try db.execute(sql: "UPDATE fetch_state SET \(real.column) = ? WHERE feedid = ?", arguments: [real.value, id])
+                try db.execute(
+                    sql: "INSERT INTO last_update (feedid, when_unix_time) VALUES (?, 77) ON CONFLICT(feedid) DO UPDATE SET when_unix_time = 77",
+                    arguments: [id])
+            }
         }
         return harness
     }
@@ -62,6 +76,21 @@ struct CatalogSelectionsTests {
         // In any order, the same attention order.
         let shuffled = whole.feeds.shuffled(using: &random)
         #expect(FeedHealthSummary(health: shuffled) == whole)
+    }
+
+    /// A failing feed that never succeeded comes before one whose last success is stored as
+    /// Int64.min, in whatever order they are given (both read as `.min` once, and the page's
+    /// order then depended on the rows' order).
+    @Test func neverSucceededComesBeforeTheEarliestTimeInEitherOrder() {
+        func failing(_ id: Int64, lastSuccess: Int64?) -> FeedHealth {
+            FeedHealth(
+                feedID: id, gone: false, consecutiveErrors: 2, lastErrorKind: .timeout, lastError: { nil }, lastAttempt: 1,
+                nextAttempt: nil, lastSuccess: lastSuccess, lastUpdate: nil)
+        }
+        let never = failing(9, lastSuccess: nil), earliest = failing(3, lastSuccess: .min)
+        #expect(FeedHealth.attentionOrder(never, earliest) && !FeedHealth.attentionOrder(earliest, never))
+        #expect(FeedHealthSummary(health: [earliest, never]).feeds.map(\.feedID) == [9, 3])
+        #expect(FeedHealthSummary(health: [never, earliest]).feeds.map(\.feedID) == [9, 3])
     }
 
     @Test func recordsByIDByRangeAndTitlesAreThoseOfEveryRecord() throws {

@@ -174,6 +174,46 @@ for series in series_present():
         print(f"| {total:,} | {churn:,} | {uploads:,.0f} | {uploads / 3600:,.1f} | {size(churn * bytes_per_changed + fixed)} | {size(fixed)} |")
     print("\nOne publication an hour. Publishing more often multiplies the per-publication files, not the per-feed uploads.")
 
+million = sorted((k for k in results if k.startswith("f2/million/")), key=lambda k: results[k].get("_order", 0))
+if million:
+    print("\n## Publishing at 1,000,000 catalogued feeds (issue 51)\n")
+    print("The 1,000,000-feed catalog (its first 10,000 feeds with a database, the rest catalogued and never fetched), published "
+          "into a directory; then, in turn, one feed changed, 1% of the million changed (10,000 feeds: every feed with a database) "
+          "and nothing changed, each published by each build in turn (before/after on the same data, under the same load). "
+          "Read: bytes the process read (read(2), page cache included). Requests: what a bucket would be asked, a PUT per file "
+          "written and a LIST per 1,000 names there at the start.\n")
+    print("| publication | wall s | CPU s | peak RSS MiB | read | written | files written | PUT | LIST |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    rows = [results[k] for k in million]
+    for r in rows:
+        print(f"| {r['label']} | {r['wall_s']:.2f} | {r['cpu_s']:.2f} | {r['peak_rss_mib']:,.0f} | {size(r.get('read_bytes'))} | "
+              f"{size(r['written']['bytes'])} | {r['written']['files']:,} | {r.get('put_requests', '–')} | {r.get('list_requests', '–')} |")
+    builds = list(dict.fromkeys(r.get("build") for r in rows if r.get("build")))
+    kinds = [("1 feed changed", "/one-"), ("1% changed", "/percent-"), ("nothing changed", "/nothing-")]
+
+    def medians(build, marker):
+        chosen = [results[k] for k in million if marker in k and k.endswith("-" + build)]
+        if not chosen:
+            return None
+        return {key: statistics.median([r[key] if key != "written" else r["written"]["bytes"] for r in chosen])
+                for key in ("wall_s", "cpu_s", "written")} | {"read": statistics.median([r.get("read_bytes") or 0 for r in chosen])}
+    print("\nMedians of the runs, by build:\n")
+    print("| publication | build | wall s | CPU s | read | written |")
+    print("|---|---|---|---|---|---|")
+    for label, marker in kinds:
+        for build in builds:
+            m = medians(build, marker)
+            if m:
+                print(f"| {label} | {build} | {m['wall_s']:.2f} | {m['cpu_s']:.2f} | {size(m['read'])} | {size(m['written'])} |")
+    one, percent = medians("this", "/one-"), medians("this", "/percent-")
+    nothing = medians("this", "/nothing-")
+    if one and percent and nothing:
+        per_feed = max(0.0, one["wall_s"] - nothing["wall_s"])
+        model = nothing["wall_s"] + 10_000 * per_feed
+        print(f"\nProportionality (this build, wall): the constant is the nothing-changed publication, {nothing['wall_s']:.2f} s; one "
+              f"changed feed adds {per_feed * 1000:.0f} ms; 10,000 × that + the constant is {model:,.1f} s; 1% changed took "
+              f"{percent['wall_s']:,.1f} s, {percent['wall_s'] / max(model, 1e-9):.2f}× the model (issue 51's target: at most 1.5×).")
+
 print("\n## Client bytes per sync, 50 feeds followed\n")
 print("`rss-pull` (the reference client) against `counting-server.py` serving the publication as object storage would "
       "(ETag, If-None-Match, HTTP/1.1 keep-alive, no compression, no TLS). Bytes on the wire: request lines and headers sent, "

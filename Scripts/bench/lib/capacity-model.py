@@ -34,6 +34,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -46,12 +47,38 @@ SERIES = "f1"
 
 
 def run_timed(command, **kwargs):
-    """Runs command under GNU time; returns (wall s, cpu s, peak RSS MiB, exit, stdout, stderr)."""
-    result = subprocess.run(["/usr/bin/time", "-f", "CAPACITY-TIME %e %U %S %M", *command], capture_output=True, text=True, **kwargs)
-    lines = result.stderr.splitlines()
+    """Runs command under GNU time; returns (wall s, cpu s, peak RSS MiB, exit, stdout, stderr).
+    The bytes it read (read(2) and pread(2) calls, /proc/PID/io `rchar`, page cache included)
+    are left in LAST_READ_BYTES: read from GNU time's own process once it has exited but before
+    it is reaped (waitid with WNOWAIT), when its counts include those of the command it waited for."""
+    global LAST_READ_BYTES
+    process = subprocess.Popen(["/usr/bin/time", "-f", "CAPACITY-TIME %e %U %S %M", *command],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+    out_chunks, err_chunks = [], []
+    def drain(stream, chunks):
+        chunks.append(stream.read())
+    threads = [threading.Thread(target=drain, args=(process.stdout, out_chunks)),
+               threading.Thread(target=drain, args=(process.stderr, err_chunks))]
+    for thread in threads:
+        thread.start()
+    os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
+    LAST_READ_BYTES = None
+    try:
+        for line in open(f"/proc/{process.pid}/io"):
+            if line.startswith("rchar:"):
+                LAST_READ_BYTES = int(line.split()[1])
+    except OSError:
+        pass
+    for thread in threads:
+        thread.join()
+    returncode = process.wait()
+    lines = "".join(err_chunks).splitlines()
     timing = [line for line in lines if line.startswith("CAPACITY-TIME ")][-1].split()[1:]
     stderr = "\n".join(line for line in lines if not line.startswith("CAPACITY-TIME "))
-    return float(timing[0]), float(timing[1]) + float(timing[2]), int(timing[3]) / 1024, result.returncode, result.stdout, stderr
+    return float(timing[0]), float(timing[1]) + float(timing[2]), int(timing[3]) / 1024, returncode, "".join(out_chunks), stderr
+
+
+LAST_READ_BYTES = None
 
 
 def kind_of(name):
@@ -120,13 +147,14 @@ def shape(directory):
     return result
 
 
-def publish(args, data, out, label, results, key):
+def publish(args, data, out, label, results, key, publisher=None):
     before = listing(out)
-    command = [os.path.join(args.bin, "rss-publish"), "--data-dir", data, "--out", out]
+    command = [publisher or os.path.join(args.bin, "rss-publish"), "--data-dir", data, "--out", out]
     wall, cpu, rss, status, stdout, stderr = run_timed(command)
     if status not in (0, 1):
         sys.exit(f"{' '.join(command)} exited {status}:\n{stderr}")
     figures = {"label": label, "command": " ".join(command), "exit": status, "wall_s": wall, "cpu_s": cpu, "peak_rss_mib": rss,
+               "read_bytes": LAST_READ_BYTES, "names_listed": len(before),
                "summary": (stdout + stderr).strip().splitlines()[0] if (stdout + stderr).strip() else "",
                "written": written(before, listing(out)), "shape": shape(out)}
     results[key] = figures
@@ -213,6 +241,48 @@ def step_publishing(args, results):
             save(args, results)
         shutil.rmtree(out, ignore_errors=True)
         shutil.rmtree(data, ignore_errors=True)
+
+
+def step_million(args, results):
+    """At MILLION catalogued feeds (the first 10,000 with databases): publications with 1 feed
+    changed and with 1% of the million changed (10,000: every feed with a database), RUNS of
+    each, alternating this build's rss-publish with --against's (same data, same directory, in
+    turn: both under the same load); and one with nothing changed. Bytes read are read(2) bytes,
+    page cache included; requests are what a bucket would be asked: a PUT per file written and
+    a LIST per 1,000 names there at the start (the directory is listed once a publication)."""
+    builds = [("this", os.path.join(args.bin, "rss-publish"))]
+    if args.against_publisher:
+        builds.insert(0, (args.against_label, args.against_publisher))
+    data = working_copy(args, args.million, "million")
+    out = os.path.join(args.work, f"{SERIES}-million-pub")
+    shutil.rmtree(out, ignore_errors=True)
+    prefix = f"{SERIES}/million"
+    present = sorted(int(n[5:-7]) for n in os.listdir(data) if re.fullmatch(r"feed_[0-9]+\.sqlite", n))
+    order = [0]
+
+    def one(build, label, key):
+        figures = publish(args, data, out, f"{label} ({build[0]})", results, key, publisher=build[1])
+        order[0] += 1
+        figures.update(build=build[0], list_requests=-(-figures["names_listed"] // 1000), put_requests=figures["written"]["files"],
+                       _order=order[0])
+        save(args, results)
+
+    one(builds[-1], "first publication", f"{prefix}/first")
+    for build in builds:
+        change(args, data, ids=[present[0]], round_number=190)
+        one(build, "settling: 1 feed changed", f"{prefix}/settle-{build[0]}")
+    for run in range(1, args.runs + 1):
+        for build in builds:
+            feed = present[(run * 7919 + len(build[0])) % len(present)]
+            change(args, data, ids=[feed], round_number=300 + run * 10 + len(build[0]))
+            one(build, "1 feed changed", f"{prefix}/one-{run}-{build[0]}")
+        for build in builds:
+            changed = change(args, data, percent=100.0, round_number=400 + run * 10 + len(build[0]))
+            one(build, f"1% changed ({len(changed):,} feeds)", f"{prefix}/percent-{run}-{build[0]}")
+        for build in builds:
+            one(build, "nothing changed", f"{prefix}/nothing-{run}-{build[0]}")
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(data, ignore_errors=True)
 
 
 class CountingServer:
@@ -358,7 +428,9 @@ def main():
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--million", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=2)
-    parser.add_argument("steps", nargs="+", choices=["catalogs", "publishing", "clients", "hosts"])
+    parser.add_argument("--against-publisher", help="another build's rss-publish, alternated with this one's by the million step")
+    parser.add_argument("--against-label", default="before")
+    parser.add_argument("steps", nargs="+", choices=["catalogs", "publishing", "clients", "million", "hosts"])
     args = parser.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",")]
     global SERIES

@@ -8,7 +8,7 @@ import FeedStorage
 final class CatalogFeeds {
     /// Ascending.
     let ids: [Int64]
-    private let listed: Set<Int64>
+    private let listed: SortedFeedIDs
     private var rows: [Int64: CatalogFeed]
     /// Where a record not read yet is read from; `nil`: `rows` holds every feed.
     private let catalog: Catalog?
@@ -19,7 +19,7 @@ final class CatalogFeeds {
     /// Every feed, read.
     init(all feeds: [CatalogFeed]) {
         ids = feeds.map(\.feedID)
-        listed = Set(ids)
+        listed = SortedFeedIDs(ids)
         rows = Dictionary(feeds.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
         catalog = nil
         all = feeds
@@ -28,7 +28,7 @@ final class CatalogFeeds {
     /// Every feedid, and the records of `read`; the others are read from `catalog` when asked for.
     init(ids: [Int64], read: [CatalogFeed], catalog: Catalog) {
         self.ids = ids
-        listed = Set(ids)
+        listed = SortedFeedIDs(ids)
         rows = Dictionary(read.map { ($0.feedID, $0) }, uniquingKeysWith: { first, _ in first })
         self.catalog = catalog
         all = []

@@ -22,7 +22,8 @@ extension PublishRun {
         // A feed the catalog lists under another shard now: its stable name is that shard's to
         // write, so it stays listed (and is removed) only while it still holds one of this
         // shard's snapshots of the feed; otherwise it is let go, not removed.
-        let othersFeeds = shard.isAll ? [] : Set(allFeeds.map(\.feedID)).subtracting(publication.ownFeeds)
+        let ownFeeds = publication.ownFeeds
+        let othersFeeds = shard.isAll ? [] : Set(allFeeds.map(\.feedID).filter { !ownFeeds.contains($0) })
         let stable = Set(StableNames.names(of: next)).union((publication.previous.stableFiles ?? []).filter { name in
             guard publication.present.contains(name) else { return false }
             guard let id = PublishedFiles.feedID(of: name), othersFeeds.contains(id) else { return true }

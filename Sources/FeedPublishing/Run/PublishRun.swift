@@ -66,10 +66,10 @@ public struct PublishRun: Sendable {
         let recovering = recover || !start.recovery.isEmpty
         let reading = readChanges(previous: start.manifest, legacy: start.legacy, recovered: recovering)
         let catalogFeeds = try readCatalog(reading: reading, only: only, start: start, recovering: recovering)
-        if let only, let unknown = UnknownFeeds.among(only, known: catalogFeeds.ids) { throw .unknownFeeds(unknown.feedIDs) }
+        if let only, let unknown = UnknownFeeds.among(only, known: only.filter(catalogFeeds.lists)) { throw .unknownFeeds(unknown.feedIDs) }
         // Every feed is this shard's when there is one shard: only then may records be left unread.
         let feeds = shard.isAll ? catalogFeeds.ids : catalogFeeds.all.filter { Self.shardIndex(of: $0, count: shard.count) == shard.index }.map(\.feedID)
-        let ownIDs = Set(feeds)
+        let ownIDs = SortedFeedIDs(feeds)
         if start.legacy, !shard.isAll { start.manifest = Self.restricted(start.manifest, to: ownIDs) }
         // Above the root's entry too: a record recovered from before it (the newer ones damaged)
         // must not take the shard's generation back, which would make this publication's pointer
@@ -138,7 +138,7 @@ public struct PublishRun: Sendable {
             publication.next.changes = publication.reading.seen
         }
         // A feed no longer listed is not read again.
-        pending.formIntersection(publication.ownFeeds)
+        pending = pending.filter(publication.ownFeeds.contains)
         publication.next.pendingFeeds = pending.isEmpty ? nil : pending.sorted()
     }
 
@@ -158,7 +158,7 @@ public struct PublishRun: Sendable {
 
     /// A format-1 manifest as the previous record of one shard of several: its feeds, and the
     /// names of its feeds and of what every shard shares.
-    static func restricted(_ manifest: Manifest, to ids: Set<Int64>) -> Manifest {
+    static func restricted(_ manifest: Manifest, to ids: SortedFeedIDs) -> Manifest {
         var restricted = manifest
         restricted.feeds = manifest.feeds.filter { ids.contains($0.feedID) }
         func mine(_ name: String) -> Bool {
@@ -256,7 +256,7 @@ struct Publication {
     /// The names there: the start's listing, with what this publication put since.
     var present: Set<String>
     /// The catalog's feeds of this shard (the names of the others' are never retired here).
-    var ownFeeds: Set<Int64> = []
+    var ownFeeds = SortedFeedIDs([])
     /// Feeds this shard published that the catalog lists under another shard now.
     var leaving: Set<Int64> = []
     /// Which feeds the change log says to read (``PublishRun/readChanges(previous:legacy:recovered:)``).
