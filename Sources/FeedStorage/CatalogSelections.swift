@@ -1,6 +1,5 @@
 import FeedModel
 import GRDB
-import GRDBSQLite
 
 /// Reading part of the catalog: what a publication that follows the change log needs when a
 /// few of a million feeds changed (issue 51). Reading every feed's whole record
@@ -73,43 +72,17 @@ extension Catalog {
     /// Every feed's ``FeedHealth``, from the few columns it rests on: the same summary as
     /// ``FeedHealthSummary/init(_:)`` over every whole record, in a fraction of the time.
     ///
-    /// Stepped through SQLite's C API, each feed put in its state's place as it is read: at a
-    /// million feeds, reading through GRDB's rows (a generic decoding per column) and ordering
-    /// the feeds afterwards were a third of a one-feed publication (issue 51).
+    /// Stepped through SQLite's C API (``DirectStatement/forEachRow(_:in:_:)``), each feed put
+    /// in its attention order as it is read: at a million feeds, reading through GRDB's rows (a
+    /// generic decoding per column) and ordering the feeds afterwards were a third of a one-feed
+    /// publication (issue 51).
     public func healthSummary() throws(StorageError) -> FeedHealthSummary {
         try StorageError.wrap(path, "reading feeds' health") {
             try queue.inDatabase { db in
-                let statement = try db.makeStatement(sql: Self.selectHealth)
-                let handle = statement.sqliteStatement
-                defer { sqlite3_reset(handle) }
-                var byState = [[FeedHealth]](repeating: [], count: FeedHealth.State.allCases.count)
-                let okIndex = Self.stateIndex(.ok)
-                while true {
-                    let code = sqlite3_step(handle)
-                    if code == SQLITE_DONE { break }
-                    guard code == SQLITE_ROW else {
-                        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
-                    }
-                    let health = Self.health(handle)
-                    byState[Self.stateIndex(health.state)].append(health)
-                }
-                // Rows come in feedid order: only the failing feeds need sorting. The ok feeds,
-                // most of a catalog, are moved (not copied) behind the others.
-                byState[Self.stateIndex(.failing)].sort(by: FeedHealth.attentionOrder)
-                var ordered = byState[okIndex]
-                byState[okIndex] = []
-                ordered.insert(contentsOf: byState.joined(), at: 0)
-                return FeedHealthSummary(attentionOrdered: ordered)
+                var ordering = FeedHealthSummary.AttentionOrdering()
+                try DirectStatement.forEachRow(try db.makeStatement(sql: Self.selectHealth), in: db) { ordering.add(Self.health($0)) }
+                return FeedHealthSummary(attentionOrdered: ordering.ordered())
             }
-        }
-    }
-
-    private static func stateIndex(_ state: FeedHealth.State) -> Int {
-        switch state {
-        case .failing: 0
-        case .gone: 1
-        case .neverFetched: 2
-        case .ok: 3
         }
     }
 

@@ -2,7 +2,8 @@ import GRDB
 import GRDBSQLite
 
 /// Runs one of GRDB's cached statements through SQLite's C API with its text bound in place
-/// (`SQLITE_STATIC`), for the per-entry statements of ``FeedUpsert``.
+/// (`SQLITE_STATIC`), for the per-entry statements of ``FeedUpsert``; and steps a statement's
+/// rows without making a GRDB `Row` of each (``forEachRow(_:in:_:)``).
 ///
 /// Why: GRDB binds a `String` with `SQLITE_TRANSIENT`, so SQLite copies it first. For a
 /// full-text entry that was one more megabyte alive while the row was written, at the moment
@@ -37,6 +38,21 @@ enum DirectStatement {
                 String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, 0))), as: UTF8.self)
             }
             return (code, .some(text))
+        }
+    }
+
+    /// Calls `body` with the statement's handle at each row it gives, in order, for a reading
+    /// of many rows where making a `Row` and decoding each value generically was most of the
+    /// time (a million feeds' health: ``Catalog/healthSummary()``). `body` reads the current
+    /// row's columns (e.g. `DatabaseValue(sqliteStatement:index:)`); the statement is reset after.
+    static func forEachRow(_ statement: Statement, in db: Database, _ body: (OpaquePointer) throws -> Void) throws {
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw error(code, statement, db) }
+            try body(handle)
         }
     }
 

@@ -26,6 +26,16 @@ public struct FeedHealth: Sendable, Equatable {
             if lastAttempt == nil && lastSuccess == nil { return .neverFetched }
             return .ok
         }
+
+        /// Its place in the attention order (its place in ``allCases``).
+        var rank: Int {
+            switch self {
+            case .failing: 0
+            case .gone: 1
+            case .neverFetched: 2
+            case .ok: 3
+            }
+        }
     }
 
     public let feedID: Int64
@@ -83,8 +93,7 @@ public struct FeedHealth: Sendable, Equatable {
     /// oldest last success, a feed that never succeeded first), then gone, never fetched, ok;
     /// feedid last, so the order is total and the page deterministic.
     public static func attentionOrder(_ a: FeedHealth, _ b: FeedHealth) -> Bool {
-        let rank = { (health: FeedHealth) -> Int in State.allCases.firstIndex(of: health.state) ?? 0 }
-        if rank(a) != rank(b) { return rank(a) < rank(b) }
+        if a.state.rank != b.state.rank { return a.state.rank < b.state.rank }
         if a.state == .failing {
             if a.streak != b.streak { return a.streak > b.streak }
             if a.lastSuccess != b.lastSuccess {
@@ -137,14 +146,34 @@ public struct FeedHealthSummary: Sendable, Equatable {
         guard zip(health, health.dropFirst()).allSatisfy({ $0.feedID < $1.feedID }) else {
             return health.sorted(by: FeedHealth.attentionOrder)
         }
-        var ordered: [FeedHealth] = []
-        ordered.reserveCapacity(health.count)
-        for state in FeedHealth.State.allCases {
-            let start = ordered.endIndex
-            ordered += health.lazy.filter { $0.state == state }
-            if state == .failing { ordered[start...].sort(by: FeedHealth.attentionOrder) }
+        var ordering = AttentionOrdering()
+        for feed in health { ordering.add(feed) }
+        return ordering.ordered()
+    }
+
+    /// Feeds given in feedid order, put in ``FeedHealth/attentionOrder(_:_:)`` as they come:
+    /// each in its state's place, only the failing ones sorted at the end (the others' order is
+    /// by state, then feedid). Why not collect, then order: at a million feeds, a second array
+    /// and a pass per state were a large part of a publication's health page (issue 51).
+    struct AttentionOrdering {
+        private var byState = [[FeedHealth]](repeating: [], count: FeedHealth.State.allCases.count)
+
+        init() {}
+
+        mutating func add(_ feed: FeedHealth) {
+            byState[feed.state.rank].append(feed)
         }
-        return ordered
+
+        /// Every feed added, in attention order; leaves the ordering empty. Mutating, not
+        /// consuming: a consumed copy would share its arrays, and the last state's feeds (ok:
+        /// most of a catalog), moved behind the others here, would be copied instead.
+        mutating func ordered() -> [FeedHealth] {
+            byState[FeedHealth.State.failing.rank].sort(by: FeedHealth.attentionOrder)
+            var ordered = byState.removeLast()
+            ordered.insert(contentsOf: byState.joined(), at: 0)
+            byState = [[FeedHealth]](repeating: [], count: FeedHealth.State.allCases.count)
+            return ordered
+        }
     }
 
     /// Feeds in `state` (0 when none), for a headline such as the page's "(60 failing)".

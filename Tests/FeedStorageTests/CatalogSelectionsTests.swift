@@ -93,6 +93,12 @@ struct CatalogSelectionsTests {
         #expect(FeedHealthSummary(health: [never, earliest]).feeds.map(\.feedID) == [9, 3])
     }
 
+    /// The attention order's ranks are the states' order, which the page and the metrics list
+    /// them in (the feeds are put in place by rank as they are read).
+    @Test func theRanksAreTheStatesOrder() {
+        #expect(FeedHealth.State.allCases.map(\.rank) == Array(FeedHealth.State.allCases.indices))
+    }
+
     @Test func recordsByIDByRangeAndTitlesAreThoseOfEveryRecord() throws {
         var random = SeededGenerator.announced()
         let harness = try catalog(120, random: &random)

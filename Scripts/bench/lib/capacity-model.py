@@ -46,6 +46,10 @@ SERVER_PORT = 18494  # 18490-18492: the template, publish-at-scale and update-at
 SERIES = "f1"
 
 
+# The bytes the last run_timed command read (None when /proc could not tell).
+LAST_READ_BYTES = None
+
+
 def run_timed(command, **kwargs):
     """Runs command under GNU time; returns (wall s, cpu s, peak RSS MiB, exit, stdout, stderr).
     The bytes it read (read(2) and pread(2) calls, /proc/PID/io `rchar`, page cache included)
@@ -76,9 +80,6 @@ def run_timed(command, **kwargs):
     timing = [line for line in lines if line.startswith("CAPACITY-TIME ")][-1].split()[1:]
     stderr = "\n".join(line for line in lines if not line.startswith("CAPACITY-TIME "))
     return float(timing[0]), float(timing[1]) + float(timing[2]), int(timing[3]) / 1024, returncode, "".join(out_chunks), stderr
-
-
-LAST_READ_BYTES = None
 
 
 def kind_of(name):
