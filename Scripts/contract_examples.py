@@ -118,6 +118,40 @@ class Builder:
         return {"name": "all_feeds.sqlite", "file": name, "version": version, "sha256": sha, "size": size,
                 "feed_count": len(feeds), "schema_version": SCHEMA_VERSION, "content_digest": self.digest(self.path(name))}
 
+    def browse_index(self, feeds, mutate=None):
+        """The catalog's index for browsing (format 2): page 0 of feeds (ids under 250), named
+        by page group 0; their titles in one run, named by one title group. mutate(level,
+        document) may break a document before it is named (levels: page, page-entry, group,
+        group-entry, run, run-entry, title-group, title-group-entry, index). The root's
+        catalog_index."""
+        mutate = mutate or (lambda level, document: None)
+
+        def named(prefix, document, level):
+            mutate(level, document)
+            data = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+            return self.addressed(prefix, "json", data)
+
+        def entry(level, name, sha, size, **fields):
+            document = dict(fields, file=name, sha256=sha, size=size)
+            mutate(level + "-entry", document)
+            return document
+        rows = [{"feedid": f, "url": f"https://host{f}.example/feed.xml", "title": f"Feed {f}", "last_update_unix_time": 1700000000}
+                for f in feeds]
+        page = entry("page", *named("catalog_page_0", {"format": "feedmill-catalog-page", "format_version": 1, "page": 0, "feeds": rows}, "page"),
+                     page=0, count=len(rows))
+        group = entry("group", *named("catalog_pages_0", {"format": "feedmill-catalog-page-group", "format_version": 1, "group": 0,
+                                                          "pages": [page]}, "group"), group=0, pages=1, count=len(rows))
+        titles = [{"key": f"feed {f}", "feedid": f, "title": f"Feed {f}"} for f in feeds]
+        run = entry("run", *named("catalog_titles", {"format": "feedmill-catalog-titles", "format_version": 2, "titles": titles}, "run"),
+                    first_key=titles[0]["key"], first_feedid=titles[0]["feedid"], count=len(titles))
+        title_group = entry("title-group", *named("catalog_title_group", {"format": "feedmill-catalog-title-group", "format_version": 1,
+                                                                          "chunks": [run]}, "title-group"),
+                            first_key=run["first_key"], first_feedid=run["first_feedid"], chunks=1, count=len(titles))
+        name, sha, size = named("catalog_index", {"format": "feedmill-catalog-index", "format_version": 2, "page_size": 250, "group_size": 64,
+                                                  "feed_count": len(rows), "page_groups": [group], "title_count": len(titles),
+                                                  "title_groups": [title_group]}, "index")
+        return {"file": name, "sha256": sha, "size": size}
+
     def record(self, shard_file_label, text):
         name, sha, _ = self.addressed(f"publisher.{shard_file_label}", "json", text.encode())
         return name, sha[:16]
@@ -172,6 +206,8 @@ def format2(directory, digest, sharded=False):
         "format": "feedmill-manifest", "format_version": 2, "generation": 3 if sharded else 2, "shards": shards,
         "catalog": build.catalog(2, [1, 2, 3]), "feed_pointer": "feed_{feedid}.json", "atom": "atom.xml", "index": "index.html",
     }
+    if not sharded:
+        root["catalog_index"] = build.browse_index([1, 2, 3])
     build.put("manifest.json", encode(root))
     return build, entries
 
@@ -252,6 +288,14 @@ def catalog(change):
     return root(lambda r: change(r["catalog"]))
 
 
+def browse(level, change):
+    """The catalog's index built again with the document at level broken by change."""
+    def edit(build, entries):
+        index = build.browse_index([1, 2, 3], lambda at, document: change(document) if at == level else None)
+        build.edit("manifest.json", lambda r: r.update(catalog_index=index))
+    return edit
+
+
 OTHER_SHA = hashlib.sha256(b"other").hexdigest()
 
 FORMAT2_BROKEN = [
@@ -294,6 +338,18 @@ FORMAT2_BROKEN = [
     ("delta-name-upper-hex", first_entry(1, lambda e: e["deltas"][0].update(file=e["deltas"][0]["file"].upper().replace("FEED_", "feed_"))),
      "feed_1.json: /entries/0/deltas/0/file:"),
     ("publication-short", first_entry(2, lambda e: e.update(publication="abc")), "feed_2.json: /entries/0/publication:"),
+    ("catalog-index-format-1", browse("index", lambda i: i.update(format_version=1)), "/format_version: 2 was expected"),
+    ("catalog-page-of-another-group", browse("page-entry", lambda p: p.update(page=64)), "a page outside group 0"),
+    ("catalog-feed-of-another-page", browse("page", lambda p: p["feeds"].append({"feedid": 250, "url": "https://x.example/"})),
+     "a feedid outside page 0"),
+    ("catalog-group-count", browse("group-entry", lambda g: g.update(count=4)), "/page_groups/0/count: 4"),
+    ("catalog-page-missing", lambda b, e: [os.remove(b.path(n)) for n in os.listdir(b.directory) if n.startswith("catalog_page_0.")],
+     "/pages/0/file: catalog_page_0."),
+    ("catalog-titles-out-of-order", browse("run", lambda r: r["titles"].reverse()), "not in the order of their keys' UTF-8"),
+    ("catalog-title-missing", browse("run", lambda r: r["titles"].pop()), "do not list the pages' titled feeds"),
+    ("catalog-run-too-long", browse("run-entry", lambda r: r.update(count=2049)), "/chunks/0/count: 2049"),
+    ("catalog-title-group-first-key", browse("title-group-entry", lambda g: g.update(first_key="a")),
+     "first_key and first_feedid are not its first run's"),
 ]
 
 # The format-1 manifest and delta changes the validator refused before format 2, as files:

@@ -8,8 +8,9 @@ import FeedStorage
 enum AllFeedsSection {
     /// At most this many rows by default (those needing attention first): the page is
     /// rewritten by every publication, and listing a million feeds made it 230 MB (issue 51);
-    /// 1,000 rows are about 200 KB. Past it, the catalog's pages and `rss-feeds list` have them all.
-    static let rowLimit = 1_000
+    /// 250 rows are about 50 KB (1,000 were 200 KB: a fifth of what one changed feed wrote at a
+    /// million feeds). Past it, the catalog's pages and `rss-feeds list` have them all.
+    static let rowLimit = 250
 
     static func html(_ summary: FeedHealthSummary, feeds: [Int64: CatalogFeed], itemCounts: [Int64: Int], limit: Int = rowLimit) -> String {
         var html = """

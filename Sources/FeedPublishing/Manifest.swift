@@ -61,9 +61,11 @@ public struct Manifest: Codable, Equatable, Sendable {
     /// as a record of no feeds; 4 since it leaves out what it names elsewhere (issue 51: its
     /// size grew with every feed): `stable_files` lists only the names its feeds and catalog
     /// do not give (``ManifestStore/encoded(_:)``), and `catalog_pages` only the catalog
-    /// index's file, whose bytes hold the rest. This one reads records of 2 to 4; the root and
-    /// the pointers stay at ``currentFormatVersion``.
-    public static let recordFormatVersion = 4
+    /// index's file, whose bytes hold the rest; 5 since its pages hold 50 feed ids, not 250
+    /// (issue 51: one changed feed wrote its page and, the next time, that page again, 2 × 127
+    /// KB; a format-4 record is read with its own page size). This one reads records of 2 to 5;
+    /// the root and the pointers stay at ``currentFormatVersion``.
+    public static let recordFormatVersion = 5
     /// The first record format version that leaves the derived stable names and the catalog
     /// index's document out.
     static let compactRecordFormatVersion = 4
@@ -130,11 +132,16 @@ public struct RecordPage: Codable, Equatable, Sendable {
     public var sha256: String
     public var count: Int
 
-    /// Feed ids per page in a record of `formatVersion`: 250 from format 4 (a page is about
-    /// 500 bytes a feed, and one changed feed writes its page again: 128 KB, not 512 KB), 1,000
-    /// in format 3.
+    /// Feed ids per page in a record of `formatVersion`: 50 from format 5 (a page is about 510
+    /// bytes a feed, and one changed feed writes its page in that publication and again in the
+    /// next, which names the entries' publication: 2 × 25 KB, against a record listing a page
+    /// in ~180 bytes: 36 KB at 10,000 published feeds), 250 in format 4, 1,000 in format 3.
     public static func size(formatVersion: Int?) -> Int64 {
-        (formatVersion ?? 0) >= Manifest.compactRecordFormatVersion ? 250 : 1_000
+        switch formatVersion ?? 0 {
+        case 5...: 50
+        case Manifest.compactRecordFormatVersion...: 250
+        default: 1_000
+        }
     }
 }
 
@@ -143,43 +150,6 @@ struct RecordPageDocument: Codable, Equatable {
     var format = "feedmill-publisher-record-page"
     var page: Int
     var feeds: [PublishedFeed]
-}
-
-/// The catalog's pages as a record keeps them: the index (its file named by the root).
-public struct CatalogPagesKept: Codable, Equatable, Sendable {
-    public var index: RootCatalogIndex
-    /// The index's document. A record of format 4 keeps only ``index``: the document is read
-    /// from its file (its SHA-256 checked) when the record is read (``ManifestStore/read(_:)``);
-    /// until then, and when it cannot be, it is ``unread`` (page size 0, which no publication
-    /// takes as its pages: they are written again).
-    public var document: CatalogIndexDocument
-
-    public static let unread = CatalogIndexDocument(pageSize: 0, feedCount: 0, pages: [], titles: [])
-
-    init(index: RootCatalogIndex, document: CatalogIndexDocument) {
-        self.index = index
-        self.document = document
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case index, document
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        index = try container.decode(RootCatalogIndex.self, forKey: .index)
-        document = try container.decodeIfPresent(CatalogIndexDocument.self, forKey: .document) ?? Self.unread
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(index, forKey: .index)
-    }
-
-    /// The index, its pages and title chunks.
-    var files: Set<String> {
-        Set([index.file] + document.pages.map(\.file) + document.titles.map(\.file))
-    }
 }
 
 /// The catalog's change log as a record last read it: the log's epoch and its highest mark.

@@ -83,52 +83,64 @@ struct ManifestStore {
         }
         let reading = Self.decode(bytes)
         guard case .found(var manifest) = reading else { return reading }
-        guard let pages = manifest.feedPages else { return .found(manifest) }
-        let size = RecordPage.size(formatVersion: manifest.formatVersion)
-        var feeds: [PublishedFeed] = []
-        for page in pages {
-            guard let pageBytes = target.read(page.file) else { return .unusable("its page \(page.file) is missing") }
-            guard SHA256.hexDigest(pageBytes) == page.sha256,
-                let document = try? JSONDecoder().decode(RecordPageDocument.self, from: Data(pageBytes)),
-                document.page == page.page, document.feeds.count == page.count,
-                document.feeds.allSatisfy({ $0.feedID / size == Int64(page.page) })
-            else { return .unusable("its page \(page.file) is not the one it names") }
-            feeds += document.feeds
+        if let pages = manifest.feedPages {
+            let size = RecordPage.size(formatVersion: manifest.formatVersion)
+            var feeds: [PublishedFeed] = []
+            for page in pages {
+                guard let pageBytes = target.read(page.file) else { return .unusable("its page \(page.file) is missing") }
+                guard SHA256.hexDigest(pageBytes) == page.sha256,
+                    let document = try? JSONDecoder().decode(RecordPageDocument.self, from: Data(pageBytes)),
+                    document.page == page.page, document.feeds.count == page.count,
+                    document.feeds.allSatisfy({ $0.feedID / size == Int64(page.page) })
+                else { return .unusable("its page \(page.file) is not the one it names") }
+                feeds += document.feeds
+            }
+            manifest.feeds = feeds
         }
-        manifest.feeds = feeds
+        // A compact record's feeds inline (edited by hand) still name its catalog index only.
         if (manifest.formatVersion ?? 0) >= Manifest.compactRecordFormatVersion { completeCompact(&manifest) }
         if let problem = manifest.misnamed { return .unusable(problem) }
         return .found(manifest)
     }
 
     /// A format-4 record's stable names with those its feeds and catalog give (a record keeps
-    /// only the others), and its catalog index's document from the index's file, when that
-    /// file is there with the SHA-256 the record names (otherwise the pages are written again).
+    /// only the others), and its catalog index with its groups from their files, when they are
+    /// there with the SHA-256 the record names (otherwise the pages are written again).
     private func completeCompact(_ manifest: inout Manifest) {
         let derived = StableNames.names(of: manifest)
         if manifest.stableFiles != nil || !derived.isEmpty {
             manifest.stableFiles = Set((manifest.stableFiles ?? []) + derived).sorted()
         }
         guard let kept = manifest.catalogPages else { return }
-        if let bytes = target.read(kept.index.file), SHA256.hexDigest(bytes) == kept.index.sha256,
-            let document = try? JSONDecoder().decode(CatalogIndexDocument.self, from: Data(bytes))
-        {
-            manifest.catalogPages?.document = document
-        } else {
-            manifest.catalogPages?.document = CatalogPagesKept.unread
-        }
+        manifest.catalogPages = CatalogPagesKept.read(kept.index, from: target.read)
     }
 
     /// Puts the pages of `manifest`'s feeds (a page already there with those bytes is not put
-    /// again: only the pages whose feeds changed are written) and names them in it. The bytes
-    /// written, for the report.
-    func writePages(of manifest: inout Manifest, written: WrittenFiles) throws(PublishError) -> (files: Int, bytes: Int) {
+    /// again: only the pages whose feeds changed are written) and names them in it. A page of
+    /// `previous` (the record read at the start, its entries' publication `previousPublication`
+    /// filled in) whose feeds are the same, none of them an entry of that publication (whose
+    /// page held it without the id, and now gives it), is that page: named again without being
+    /// encoded (issue 51: encoding and hashing every page was a tenth of a one-feed
+    /// publication). The bytes written, for the report.
+    func writePages(
+        of manifest: inout Manifest, written: WrittenFiles, previous: Manifest? = nil, previousPublication: String? = nil
+    ) throws(PublishError) -> (files: Int, bytes: Int) {
         var pages: [RecordPage] = []
         var totals = (files: 0, bytes: 0)
         let size = RecordPage.size(formatVersion: manifest.formatVersion)
         let byPage = Dictionary(grouping: manifest.feeds) { Int($0.feedID / size) }
+        let sameFormat = previous.map { $0.isRecord && $0.formatVersion == manifest.formatVersion } ?? false
+        let kept = sameFormat ? Dictionary((previous?.feedPages ?? []).map { ($0.page, $0) }, uniquingKeysWith: { first, _ in first }) : [:]
+        let before = sameFormat ? Dictionary(grouping: previous?.feeds ?? []) { Int($0.feedID / size) } : [:]
         for (page, feeds) in byPage.sorted(by: { $0.key < $1.key }) {
             let sorted = feeds.sorted { $0.feedID < $1.feedID }
+            if let same = kept[page], same.count == sorted.count, let earlier = before[page],
+                !sorted.contains(where: { $0.entryPublication == previousPublication }),
+                earlier.sorted(by: { $0.feedID < $1.feedID }) == sorted
+            {
+                pages.append(same)
+                continue
+            }
             let bytes = try PublicationJSON.encode(RecordPageDocument(page: page, feeds: sorted), what: target.location + "/publisher record page \(page)")
             let sha256 = SHA256.hexDigest(bytes)
             let file = PublishedName.recordPage(shard, page: page, sha256: sha256).fileName
@@ -326,7 +338,20 @@ struct ManifestStore {
     /// over by a publication that cannot account for them (and so a listing that fails stops
     /// the publication).
     static func versionedFiles(_ listing: Set<String>) -> Set<String> {
-        listing.filter { PublishedName(fileName: $0)?.version != nil }
+        listing.filter { mayBeVersioned($0) && PublishedName(fileName: $0)?.version != nil }
+    }
+
+    /// Whether `name` holds ".v", as every versioned name does (`feed_3.v2.sqlite`,
+    /// `feed_3.v1-v2.delta.json`, `all_feeds.v4.sqlite`) and no content-addressed one can (its
+    /// digest is hex): parsing every name of a large publication was a twentieth of a one-feed
+    /// publication at a million feeds.
+    static func mayBeVersioned(_ name: String) -> Bool {
+        var afterDot = false
+        for byte in name.utf8 {
+            if afterDot && byte == UInt8(ascii: "v") { return true }
+            afterDot = byte == UInt8(ascii: ".")
+        }
+        return false
     }
 
     private static func lost(_ path: String, _ reason: String) -> PublishError {

@@ -49,11 +49,15 @@ public enum PublishedName: Hashable, Sendable {
     /// which names it with its SHA-256 (issue 51: a record rewritten whole was 49 MB at 100,000
     /// feeds); clients never read it.
     case recordPage(Shard, page: Int, sha256: String)
-    /// `catalog_page_3.<sha256>.json`: the catalog's rows of feeds 3000-3999 (issue 51).
+    /// `catalog_page_3.<sha256>.json`: the catalog's rows of feeds 750-999 (issue 51).
     case catalogPage(Int, sha256: String)
-    /// `catalog_titles.<sha256>.json`: a chunk of the title index.
+    /// `catalog_pages_3.<sha256>.json`: pages 192-255 of the catalog, a page group.
+    case catalogPageGroup(Int, sha256: String)
+    /// `catalog_titles.<sha256>.json`: a run of the title index.
     case catalogTitles(sha256: String)
-    /// `catalog_index.<sha256>.json`: the pages and title chunks, named by the root.
+    /// `catalog_title_group.<sha256>.json`: consecutive runs of the title index.
+    case catalogTitleGroup(sha256: String)
+    /// `catalog_index.<sha256>.json`: the page groups and title groups, named by the root.
     case catalogIndex(sha256: String)
 
     /// Whose versions a name counts: a feed's or the catalog's.
@@ -80,7 +84,9 @@ public enum PublishedName: Hashable, Sendable {
         case .legacyRecord: return ".feedmill-publisher.json"
         case .recordPage(let shard, let page, let sha256): return "publisher.\(shard.fileLabel).p\(page).\(sha256).json"
         case .catalogPage(let page, let sha256): return "catalog_page_\(page).\(sha256).json"
+        case .catalogPageGroup(let group, let sha256): return "catalog_pages_\(group).\(sha256).json"
         case .catalogTitles(let sha256): return "catalog_titles.\(sha256).json"
+        case .catalogTitleGroup(let sha256): return "catalog_title_group.\(sha256).json"
         case .catalogIndex(let sha256): return "catalog_index.\(sha256).json"
         }
     }
@@ -106,7 +112,7 @@ public enum PublishedName: Hashable, Sendable {
     public var isImmutable: Bool {
         switch self {
         case .feedVersion, .feedDelta, .catalogVersion, .feedSnapshot, .feedDeltaFile, .catalogSnapshot, .record, .catalogPage, .catalogTitles,
-            .catalogIndex, .recordPage:
+            .catalogIndex, .recordPage, .catalogPageGroup, .catalogTitleGroup:
             return true
         default: return false
         }
@@ -141,10 +147,15 @@ public enum PublishedName: Hashable, Sendable {
             guard parts.count == 2, isDigest(parts[1]) else { return nil }
             switch parts[0] {
             case "catalog_titles": return .catalogTitles(sha256: String(parts[1]))
+            case "catalog_title_group": return .catalogTitleGroup(sha256: String(parts[1]))
             case "catalog_index": return .catalogIndex(sha256: String(parts[1]))
             default:
-                guard parts[0].hasPrefix("catalog_page_"), let page = count(parts[0].dropFirst("catalog_page_".count)) else { return nil }
-                return .catalogPage(page, sha256: String(parts[1]))
+                // A page or group number: any a feedid gives (the largest feedid's page is past the counts).
+                if parts[0].hasPrefix("catalog_pages_"), let group = digits(parts[0].dropFirst("catalog_pages_".count)) {
+                    return .catalogPageGroup(Int(group), sha256: String(parts[1]))
+                }
+                guard parts[0].hasPrefix("catalog_page_"), let page = digits(parts[0].dropFirst("catalog_page_".count)) else { return nil }
+                return .catalogPage(Int(page), sha256: String(parts[1]))
             }
         }
         if name.hasPrefix("all_feeds."), name.hasSuffix(".sqlite") {

@@ -34,14 +34,23 @@ struct PublishInterruptionTests {
         }
         if let catalog = manifest.catalog { named.append((catalog.file, catalog.sha256)) }
         // The record's pages (read above: a missing one fails the read) and the catalog's
-        // pages and title chunks the root's index names (issue 51).
+        // page groups, pages, title groups and runs the root's index names (issue 51).
         named += (manifest.feedPages ?? []).map { ($0.file, $0.sha256) }
         if let index = (try? PublicationReader.root(directory))?.catalogIndex {
             named.append((index.file, index.sha256))
             if let data = FileManager.default.contents(atPath: directory + "/" + index.file),
                 let document = try? JSONDecoder().decode(CatalogIndexDocument.self, from: data)
             {
-                named += document.pages.map { ($0.file, $0.sha256) } + document.titles.map { ($0.file, $0.sha256) }
+                named += document.pageGroups.map { ($0.file, $0.sha256) } + document.titleGroups.map { ($0.file, $0.sha256) }
+                func read<Document: Decodable>(_ file: String, as: Document.Type) -> Document? {
+                    FileManager.default.contents(atPath: directory + "/" + file).flatMap { try? JSONDecoder().decode(Document.self, from: $0) }
+                }
+                for group in document.pageGroups {
+                    named += (read(group.file, as: CatalogPageGroupDocument.self)?.pages ?? []).map { ($0.file, $0.sha256) }
+                }
+                for group in document.titleGroups {
+                    named += (read(group.file, as: CatalogTitleGroupDocument.self)?.chunks ?? []).map { ($0.file, $0.sha256) }
+                }
             }
         }
         return PublicationReader.problems(directory)

@@ -46,9 +46,9 @@ struct CatalogDeferralTests {
         #expect(try lastUpdate(publisher, 2) == "1700000000")
         #expect(try publisher.root().catalog?.version == first.version)
         // The catalog's page has the new value.
-        let index = try #require(try publisher.manifest().catalogPages?.document)
+        let pages = try #require(try publisher.manifest().catalogPages?.pages)
         let page = try JSONDecoder().decode(
-            CatalogPageDocument.self, from: Data(contentsOf: URL(fileURLWithPath: publisher.outPath + "/" + index.pages[0].file)))
+            CatalogPageDocument.self, from: Data(contentsOf: URL(fileURLWithPath: publisher.outPath + "/" + pages[0].file)))
         #expect(page.feeds.first { $0.feedID == 2 }?.lastUpdate == harness.now)
         let pointer = try #require(try PublicationReader.pointer(publisher.outPath, 2))
         #expect(pointer.entries.first?.lastUpdate == harness.now, "the pointer has it too")

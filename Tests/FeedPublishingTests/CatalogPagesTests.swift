@@ -1,3 +1,4 @@
+import FeedBasics
 @testable import FeedPublishing
 import FeedStorage
 import Foundation
@@ -23,9 +24,18 @@ struct CatalogPagesTests {
     }
 
     private func index(_ out: String) throws -> CatalogIndexDocument {
+        try kept(out).document
+    }
+
+    /// The index the root names, with every page and title run its groups name (read as a
+    /// record reads them: each file checked against its SHA-256).
+    private func kept(_ out: String) throws -> CatalogPagesKept {
         let named = try #require(try root(out)["catalog_index"] as? [String: Any])
-        let file = try #require(named["file"] as? String)
-        return try JSONDecoder().decode(CatalogIndexDocument.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/" + file)))
+        let index = try RootCatalogIndex(
+            file: #require(named["file"] as? String), sha256: #require(named["sha256"] as? String), size: #require(named["size"] as? Int))
+        let kept = CatalogPagesKept.read(index, from: { name in try? [UInt8](Data(contentsOf: URL(fileURLWithPath: out + "/" + name))) })
+        #expect(kept.document != CatalogPagesKept.unread, "\(out): the index or a group is not what it should be")
+        return kept
     }
 
     /// Titles for `ids`, written into the catalog in one transaction (the change log's
@@ -56,21 +66,22 @@ struct CatalogPagesTests {
         func title(_ id: Int64) -> String { "\(words[Int(id) % words.count]) \(words[Int(id / 7) % words.count]) \(id)" }
         try name(ids, title, in: harness)
         _ = try publish(harness, into: out.url.path)
-        let first = try index(out.url.path)
-        #expect(first.pages.map(\.page) == [0, 1, 2] && first.feedCount == 2_600)
-        #expect(first.titles.count > 1 && first.titles.allSatisfy { $0.count <= CatalogTitleIndex.chunkLimit }, "\(first.titles.map(\.prefix))")
+        let first = try kept(out.url.path)
+        #expect(first.pages.map(\.page) == Array(0...10) && first.document.feedCount == 2_600)
+        #expect(first.document.pageGroups.map(\.group) == [0] && first.document.titleCount == 2_600)
+        #expect(first.titles.count > 1 && first.titles.allSatisfy { $0.count <= CatalogTitleIndex.runLimit }, "\(first.titles.map(\.count))")
 
-        // One feed's last_update moves: its page and the index, nothing else of the catalog's pages.
+        // One feed's last_update moves: its page, its group and the index, nothing else.
         var feed = try harness.feed(1_500)
         feed.lastUpdate = 1_800_000_000
         try harness.catalog.save(feed)
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: out.url.path))
         let moved = try publish(harness, into: out.url.path)
-        let second = try index(out.url.path)
-        #expect(second.titles == first.titles, "no title changed: the chunks are kept")
-        #expect(zip(first.pages, second.pages).filter { $0.0 != $0.1 }.map(\.1.page) == [1])
-        let pagesWritten = Set(try FileManager.default.contentsOfDirectory(atPath: out.url.path)).subtracting(
-            first.pages.map(\.file) + first.titles.map(\.file)).filter { $0.hasPrefix("catalog_page_") || $0.hasPrefix("catalog_titles") }
-        #expect(pagesWritten == [second.pages[1].file], "\(pagesWritten)")
+        let second = try kept(out.url.path)
+        #expect(second.titles == first.titles && second.document.titleGroups == first.document.titleGroups, "no title changed: the runs are kept")
+        #expect(zip(first.pages, second.pages).filter { $0.0 != $0.1 }.map(\.1.page) == [6])
+        let catalogWritten = Set(try FileManager.default.contentsOfDirectory(atPath: out.url.path)).subtracting(before).filter { $0.hasPrefix("catalog_") }
+        #expect(catalogWritten == [second.pages[6].file, second.document.pageGroups[0].file, second.index.file], "\(catalogWritten)")
         #expect(moved.filesWritten < 12, "\(moved)")
 
         // Random changes; after each, the same index (so the same pages and chunks, named by
@@ -129,24 +140,70 @@ struct CatalogPagesTests {
             _ = try publish(publisher.harness, into: full.url.path, full: true, listedFeeds: 0)
             #expect(try index(publisher.outPath) == index(full.url.path), "\(edit)")
         }
-        #expect(try index(publisher.outPath).pages.last?.page == Int(Int64.max / Int64(PublishRun.catalogPageSize)))
+        #expect(try kept(publisher.outPath).pages.last?.page == Int(Int64.max / Int64(PublishRun.catalogPageSize)))
+        #expect(try index(publisher.outPath).pageGroups.last?.group == Int(Int64.max / Int64(PublishRun.catalogPageSize)) / PublishRun.catalogGroupSize)
     }
 
-    /// The record keeps only the catalog index's file (format 4): an index file damaged or
-    /// removed is not trusted; the next publication writes the pages again from every feed.
-    @Test(arguments: ["damaged", "removed"])
+    /// The record keeps only the catalog index's file (format 4): an index, a page group or a
+    /// title group damaged or removed is not trusted; the next publication writes the pages
+    /// again from every feed (the same bytes, so the same names).
+    @Test(arguments: ["damaged", "removed", "page group damaged", "title group removed"])
     func aCatalogIndexThatIsNotWhatTheRecordNamesIsWrittenAgain(how: String) throws {
         let publisher = try PublishHarness()
         try publisher.seed(feeds: 4, items: 1)
         _ = try publish(publisher.harness, into: publisher.outPath)
-        let named = try #require(try root(publisher.outPath)["catalog_index"] as? [String: Any])
-        let file = publisher.outPath + "/" + (try #require(named["file"] as? String))
         let before = try index(publisher.outPath)
-        if how == "damaged" { try Data("{}".utf8).write(to: URL(fileURLWithPath: file)) } else { try FileManager.default.removeItem(atPath: file) }
+        let named = try #require(try root(publisher.outPath)["catalog_index"] as? [String: Any])
+        let file = publisher.outPath + "/"
+            + (how.hasPrefix("page group") ? before.pageGroups[0].file : how.hasPrefix("title group") ? before.titleGroups[0].file : try #require(named["file"] as? String))
+        if how.hasSuffix("damaged") { try Data("{}".utf8).write(to: URL(fileURLWithPath: file)) } else { try FileManager.default.removeItem(atPath: file) }
         try publisher.write(2, [entry("after")])
         let report = try publish(publisher.harness, into: publisher.outPath)
         #expect(report.failures.isEmpty && report.rootGeneration != nil)
         #expect(try index(publisher.outPath) == before, "the same pages, written again")
+        #expect(try ContractCheck.validate([publisher.outPath]).status == 0)
+    }
+}
+
+/// Format 1 of the catalog index (every page and title chunk named in it) is upgraded in
+/// place: the next publication writes format 2 and retires the files format 1 named.
+@Suite("Publication: the catalog index upgraded from format 1")
+struct CatalogIndexUpgradeTests {
+    @Test func aFormat1IndexIsReplacedAndItsFilesRetired() throws {
+        let publisher = try PublishHarness()
+        try publisher.seed(feeds: 3, items: 1)
+        _ = try publisher.publish()
+        func put(_ text: String, _ prefix: String) throws -> (file: String, sha256: String, size: Int) {
+            let bytes = [UInt8](text.utf8)
+            let sha256 = SHA256.hexDigest(bytes)
+            try Data(bytes).write(to: URL(fileURLWithPath: publisher.outPath + "/\(prefix).\(sha256).json"))
+            return ("\(prefix).\(sha256).json", sha256, bytes.count)
+        }
+        // What a format-1 publisher wrote: a page of 1,000 ids, a chunk by prefix, an index naming them.
+        let page = try put(#"{"feeds":[{"feedid":1,"url":"https://feeds.example/1.xml"}],"format":"feedmill-catalog-page","format_version":1,"page":0}"#, "catalog_page_0")
+        let chunk = try put(#"{"format":"feedmill-catalog-titles","format_version":1,"prefix":"","titles":[]}"#, "catalog_titles")
+        let index = try put(
+            #"{"feed_count":1,"format":"feedmill-catalog-index","format_version":1,"page_size":1000,"#
+                + #""pages":[{"count":1,"file":"\#(page.file)","page":0,"sha256":"\#(page.sha256)","size":\#(page.size)}],"#
+                + #""titles":[{"count":0,"file":"\#(chunk.file)","prefix":"","sha256":"\#(chunk.sha256)","size":\#(chunk.size)}]}"#,
+            "catalog_index")
+        try ContractTests.editRecord(in: publisher.outPath) { record in
+            record["catalog_pages"] = ["index": ["file": index.file, "sha256": index.sha256, "size": index.size]]
+        }
+
+        try publisher.write(2, [entry("after")])
+        let report = try publisher.publish()
+        #expect(report.failures.isEmpty && report.rootGeneration != nil, "\(report)")
+        let upgraded = try #require(try publisher.root().catalogIndex)
+        let document = try JSONDecoder().decode(
+            CatalogIndexDocument.self, from: Data(contentsOf: URL(fileURLWithPath: publisher.outPath + "/" + upgraded.file)))
+        #expect(document.formatVersion == 2 && document.feedCount == 3 && document.titleCount == 3)
+        // Retired with no grace period: gone by the publication after.
+        try publisher.write(3, [entry("later")])
+        _ = try publisher.publish()
+        for file in [page.file, chunk.file, index.file] {
+            #expect(!FileManager.default.fileExists(atPath: publisher.outPath + "/" + file), "\(file) is still there")
+        }
         #expect(try ContractCheck.validate([publisher.outPath]).status == 0)
     }
 }

@@ -82,6 +82,10 @@ struct ContractTests {
             "unknown-format-version", "root-without-shards", "root-without-catalog", "entries-not-newest-first", "item-count",
             "schema-version", "pointer-not-json", "pointer-without-entries", "pointer-of-another-format", "snapshot-path-outside",
             "delta-name-upper-hex", "publication-short",
+            // The catalog's index for browsing (format 2 of the index, issue 51).
+            "catalog-index-format-1", "catalog-page-of-another-group", "catalog-feed-of-another-page", "catalog-group-count",
+            "catalog-page-missing", "catalog-titles-out-of-order", "catalog-title-missing", "catalog-run-too-long",
+            "catalog-title-group-first-key",
             "format1-missing-snapshot", "format1-missing-history", "format1-delta-of-another-version",
         ]
         // The format-1 manifests and deltas refused before format 2, validated as files.

@@ -1,3 +1,4 @@
+import FeedBasics
 @testable import FeedPublishing
 import FeedStorage
 import Foundation
@@ -5,7 +6,7 @@ import PipelineTestSupport
 import TestSupport
 import Testing
 
-/// The publisher's record keeps its feeds in pages of 250 feed ids, each named by its
+/// The publisher's record keeps its feeds in pages of 50 feed ids, each named by its
 /// SHA-256 in the record (issue 51: rewritten whole, it was 49 MB at 100,000 feeds): a
 /// publication writes the pages whose feeds changed, and a page that is not what the record
 /// names makes the record unusable, as a damaged record is.
@@ -26,7 +27,7 @@ struct RecordPagesTests {
         let record = try publish.manifest()
         let size = RecordPage.size(formatVersion: Manifest.recordFormatVersion)
         let page = { (id: Int64) in Int(id / size) }
-        #expect(size == 250)
+        #expect(size == 50)
         #expect(record.feedPages?.map(\.page) == [ids[0], ids[1_500], ids[2_599]].map(page) && record.feedPages?.map(\.count) == [1, 1, 1])
         // The next publication writes again the pages whose entries the first one made (their
         // publication id is known now), then only those of the feeds that changed.
@@ -80,7 +81,7 @@ struct RecordPagesTests {
     /// 51; 3, every stable name and the catalog index's document in the record) are read and
     /// upgraded in place; a record of a format this publisher does not know is refused, as an
     /// older publisher refuses this one's (4).
-    @Test(arguments: [2, 3])
+    @Test(arguments: [2, 3, 4])
     func aRecordOfAFormatBeforeIsReadAndOneOfALaterFormatIsRefused(version: Int) throws {
         let publish = try PublishHarness()
         try publish.seed(feeds: 3, items: 2)
@@ -109,8 +110,43 @@ struct RecordPagesTests {
         #expect(record.stableFiles == whole.stableFiles && record.catalogPages?.document == whole.catalogPages?.document)
         #expect(try publish.publish().unchanged)
 
-        try ContractTests.editRecord(in: publish.outPath) { $0["format_version"] = 5 }
+        try ContractTests.editRecord(in: publish.outPath) { $0["format_version"] = 6 }
         let error = #expect(throws: PublishError.self) { try publish.publish() }
-        #expect(error?.description.contains("format_version 5") == true && error?.description.contains("it writes 4") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("format_version 6") == true && error?.description.contains("it writes 5") == true, "\(String(describing: error))")
+    }
+
+    /// A format-4 record's pages hold 250 feed ids: read as such (a page of 250 is not "a
+    /// page that is not the one it names"), then written again in pages of 50.
+    @Test func aFormat4RecordIsReadWithItsOwnPageSize() throws {
+        let publish = try PublishHarness()
+        let ids = try publish.harness.add((1...700).map { "https://feeds\($0 % 30).example/\($0).xml" })
+        let published = [ids[0], ids[60], ids[120], ids[260], ids[699]]
+        for id in published { try publish.write(id, [entry("f\(id)-1")]) }
+        _ = try publish.publish()
+        let feeds = try publish.manifest().feeds
+        // The same feeds in pages of 250, as a format-4 publisher wrote them.
+        var pages: [[String: Any]] = []
+        for (page, members) in Dictionary(grouping: feeds, by: { Int($0.feedID / 250) }).sorted(by: { $0.key < $1.key }) {
+            let bytes = try PublicationJSON.encode(RecordPageDocument(page: page, feeds: members.sorted { $0.feedID < $1.feedID }), what: "page")
+            let sha256 = SHA256.hexDigest(bytes)
+            let file = PublishedName.recordPage(.all, page: page, sha256: sha256).fileName
+            try Data(bytes).write(to: URL(fileURLWithPath: publish.outPath + "/" + file))
+            pages.append(["page": page, "file": file, "sha256": sha256, "count": members.count])
+        }
+        #expect(pages.count == 3 && pages.first?["count"] as? Int == 3, "\(pages)")
+        try ContractTests.editRecord(in: publish.outPath) { record in
+            record["format_version"] = 4
+            record["feeds"] = []
+            record["feed_pages"] = pages
+        }
+        #expect(try publish.manifest().feeds == feeds)
+        try publish.write(ids[60], [entry("after")])
+        let upgraded = try publish.publish()
+        #expect(upgraded.feedsWritten == 1 && upgraded.recovery.isEmpty, "\(upgraded)")
+        let record = try publish.manifest()
+        #expect(record.formatVersion == 5 && record.feeds.map(\.feedID) == published)
+        #expect(record.feedPages?.map(\.page) == published.map { Int($0 / 50) }, "\(String(describing: record.feedPages))")
+        let checked = try ContractCheck.validate([publish.outPath])
+        #expect(checked.status == 0, "\(checked.output)")
     }
 }

@@ -101,11 +101,16 @@ struct StatedPublication {
         var entries: [(feedID: Int, entry: [String: Any])] = []
         if root["format_version"] as? Int == 2 {
             let shards = root["shards"] as? [String: [String: Any]] ?? [:]
-            // The catalog's index, its pages and title chunks (issue 51).
+            // The catalog's index, its page groups and pages, its title groups and runs (issue 51).
             if let named = root["catalog_index"] as? [String: Any], let file = named["file"] as? String {
                 jsonFiles += 1
                 let index = try Self.object(directory + "/" + file)
-                jsonFiles += (index["pages"] as? [Any] ?? []).count + (index["titles"] as? [Any] ?? []).count
+                for (key, parts) in [("page_groups", "pages"), ("title_groups", "chunks")] {
+                    for group in index[key] as? [[String: Any]] ?? [] {
+                        guard let groupFile = group["file"] as? String else { continue }
+                        jsonFiles += 1 + ((try Self.object(directory + "/" + groupFile))[parts] as? [Any] ?? []).count
+                    }
+                }
             }
             for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
                 guard let match = name.wholeMatch(of: /feed_([1-9][0-9]*)\.json/), let feedID = Int(match.1) else { continue }

@@ -42,14 +42,23 @@ public enum PublicationReader {
             record.feeds[index].entryPublication = entry.publication
         }
         // Format 4 leaves out the stable names its feeds and catalog give, and the catalog
-        // index's document, which the index's file holds.
+        // index's document, which the index's file holds (and its groups, the pages and runs).
         if (record.formatVersion ?? 0) >= 4 {
             let derived = record.feeds.map(\.name) + (record.catalog.map { [$0.name] } ?? [])
             if record.stableFiles != nil || !derived.isEmpty { record.stableFiles = Set((record.stableFiles ?? []) + derived).sorted() }
             if let index = record.catalogPages?.index {
                 let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + index.file))
                 guard SHA256.hexDigest([UInt8](data)) == index.sha256 else { throw Problem.unusable("\(index.file)'s digest") }
-                record.catalogPages?.document = try JSONDecoder().decode(CatalogIndexDocument.self, from: data)
+                let document = try JSONDecoder().decode(CatalogIndexDocument.self, from: data)
+                record.catalogPages?.document = document
+                // Its groups' pages and title runs (format 2 of the index), each group checked likewise.
+                func group<Document: Decodable>(_ file: String, _ sha256: String, as: Document.Type) throws -> Document {
+                    let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + file))
+                    guard SHA256.hexDigest([UInt8](data)) == sha256 else { throw Problem.unusable("\(file)'s digest") }
+                    return try JSONDecoder().decode(Document.self, from: data)
+                }
+                record.catalogPages?.pages = try document.pageGroups.flatMap { try group($0.file, $0.sha256, as: CatalogPageGroupDocument.self).pages }
+                record.catalogPages?.titles = try document.titleGroups.flatMap { try group($0.file, $0.sha256, as: CatalogTitleGroupDocument.self).chunks }
             }
         }
         return record

@@ -6,6 +6,7 @@ is used (docs/benchmarks.md#capacity-model explains them).
   capacity-model-report.py RESULTS_JSON COMMAND REVISION MACHINE
 """
 import json
+import re
 import statistics
 import sys
 
@@ -178,8 +179,8 @@ million = sorted((k for k in results if k.startswith("f2/million/")), key=lambda
 if million:
     print("\n## Publishing at 1,000,000 catalogued feeds (issue 51)\n")
     print("The 1,000,000-feed catalog (its first 10,000 feeds with a database, the rest catalogued and never fetched), published "
-          "into a directory; then, in turn, one feed changed, 1% of the million changed (10,000 feeds: every feed with a database) "
-          "and nothing changed, each published by each build in turn (before/after on the same data, under the same load). "
+          "by each build into a directory of its own; then, in turn, one feed changed, 1% of the million changed (10,000 feeds: every "
+          "feed with a database) and nothing changed, each published by each build in turn (before/after on the same data, under the same load). "
           "Read: bytes the process read (read(2), page cache included). Requests: what a bucket would be asked, a PUT per file "
           "written and a LIST per 1,000 names there at the start.\n")
     print("| publication | wall s | CPU s | peak RSS MiB | read | written | files written | PUT | LIST |")
@@ -217,6 +218,17 @@ if million:
               f"{percent['wall_s'] / max(model, 1e-9):.3f}× (issue 51's target: at most 1.5×). Each of the 10,000 feeds of a 1% "
               f"publication cost {at_percent * 1000:.1f} ms above the constant; the first publication, {results[million[0]]['wall_s'] * 1000 / 10_000:.1f} ms "
               "per feed.")
+
+searches = sorted(k for k in results if re.fullmatch(r"f2/client/[0-9]+/search-[a-z]+", k))
+if searches:
+    print("\n## Searching the catalog's titles (issue 51)\n")
+    print("`rss-pull BASE --search TEXT` against the same server: the index, a title group and the runs that can hold the matches "
+          "(at most 50 shown). Every synthetic title starts \"Synthetic feed\".\n")
+    print("| catalogued feeds | search | matches | requests | bytes on the wire | exit |")
+    print("|---|---|---|---|---|---|")
+    for key in searches:
+        r = results[key]
+        print(f"| {int(key.split('/')[2]):,} | {r['label']} | {r['matches']} | {r['wire']['requests']} | {size(r['wire']['wire_bytes'])} | {r['exit']} |")
 
 print("\n## Client bytes per sync, 50 feeds followed\n")
 print("`rss-pull` (the reference client) against `counting-server.py` serving the publication as object storage would "

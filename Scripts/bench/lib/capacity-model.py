@@ -102,6 +102,8 @@ def kind_of(name):
         return "stable"
     if name in ("atom.xml", "index.html"):
         return "page"
+    if re.fullmatch(r"catalog_(index|titles|title_group|page_[0-9]+|pages_[0-9]+)\.[0-9a-f]{64}\.json", name):
+        return "browse"
     return "other"
 
 
@@ -247,52 +249,61 @@ def step_publishing(args, results):
 def step_million(args, results):
     """At MILLION catalogued feeds (the first 10,000 with databases): publications with 1 feed
     changed and with 1% of the million changed (10,000: every feed with a database), RUNS of
-    each, alternating this build's rss-publish with --against's (same data, same directory, in
-    turn: both under the same load); and one with nothing changed. Bytes read are read(2) bytes,
-    page cache included; requests are what a bucket would be asked: a PUT per file written and
-    a LIST per 1,000 names there at the start (the directory is listed once a publication)."""
+    each, alternating this build's rss-publish with --against's (same data, in turn: both under
+    the same load), each build into a directory of its own (a build may write a record format
+    the other refuses); and one with nothing changed. Bytes read are read(2) bytes, page cache
+    included; requests are what a bucket would be asked: a PUT per file written and a LIST per
+    1,000 names there at the start (the directory is listed once a publication)."""
     builds = [("this", os.path.join(args.bin, "rss-publish"))]
     if args.against_publisher:
         builds.insert(0, (args.against_label, args.against_publisher))
+    # Figures of an earlier run of this step (another --against, other keys) would mix with this one's.
+    dropped = [key for key in results if key.startswith(f"{SERIES}/million/")]
+    for key in dropped:
+        del results[key]
+    results.setdefault("_dropped", []).extend(dropped)
     data = working_copy(args, args.million, "million")
-    out = os.path.join(args.work, f"{SERIES}-million-pub")
-    shutil.rmtree(out, ignore_errors=True)
+    outs = {build[0]: os.path.join(args.work, f"{SERIES}-million-pub-{build[0]}") for build in builds}
+    for out in outs.values():
+        shutil.rmtree(out, ignore_errors=True)
     prefix = f"{SERIES}/million"
     present = sorted(int(n[5:-7]) for n in os.listdir(data) if re.fullmatch(r"feed_[0-9]+\.sqlite", n))
     order = [0]
 
     def one(build, label, key):
-        figures = publish(args, data, out, f"{label} ({build[0]})", results, key, publisher=build[1])
+        figures = publish(args, data, outs[build[0]], f"{label} ({build[0]})", results, key, publisher=build[1])
         order[0] += 1
         figures.update(build=build[0], list_requests=-(-figures["names_listed"] // 1000), put_requests=figures["written"]["files"],
                        _order=order[0])
         save(args, results)
 
-    one(builds[-1], "first publication", f"{prefix}/first")
     for build in builds:
-        change(args, data, ids=[present[0]], round_number=190)
+        one(build, "first publication", f"{prefix}/first-{build[0]}")
+    # A change seen by neither yet: each build publishes it once (the publication after the
+    # first writes every record page once more, with its entries' publication id).
+    change(args, data, ids=[present[0]], round_number=190)
+    for build in builds:
         one(build, "settling: 1 feed changed", f"{prefix}/settle-{build[0]}")
     # Each run: nothing changed (the constant at that state), 1 feed changed, 1% changed; the
-    # builds in turn, the first of a pair alternating from run to run (a later publication finds
-    # more history to carry: neither build is always second).
+    # builds in turn on the same change, the first of a pair alternating from run to run.
     for run in range(1, args.runs + 1):
         turn = builds if run % 2 else builds[::-1]
         for build in turn:
             one(build, "nothing changed", f"{prefix}/nothing-{run}-{build[0]}")
+        change(args, data, ids=[present[(run * 7919) % len(present)]], round_number=300 + run * 10)
         for build in turn:
-            feed = present[(run * 7919 + len(build[0])) % len(present)]
-            change(args, data, ids=[feed], round_number=300 + run * 10 + len(build[0]))
             one(build, "1 feed changed", f"{prefix}/one-{run}-{build[0]}")
+        changed = change(args, data, percent=100.0, round_number=400 + run * 10)
         for build in turn:
-            changed = change(args, data, percent=100.0, round_number=400 + run * 10 + len(build[0]))
             one(build, f"1% changed ({len(changed):,} feeds)", f"{prefix}/percent-{run}-{build[0]}")
         # The publication after one that changed feeds on every record page writes every page
-        # once more (their entries' publication id): whichever build comes first pays it, so
-        # each publishes once more before the next run's measurements.
+        # once more (their entries' publication id): each build publishes once more before
+        # the next run's measurements.
+        change(args, data, ids=[present[run]], round_number=500 + run * 10)
         for build in turn:
-            change(args, data, ids=[present[run]], round_number=500 + run * 10 + len(build[0]))
             one(build, "settling after 1%: 1 feed changed", f"{prefix}/settle-{run}-{build[0]}")
-    shutil.rmtree(out, ignore_errors=True)
+    for out in outs.values():
+        shutil.rmtree(out, ignore_errors=True)
     shutil.rmtree(data, ignore_errors=True)
 
 
@@ -377,12 +388,28 @@ def step_clients(args, results):
                 print(f"{prefix}/{name}: {figures['wire']['requests']} requests, {figures['wire']['wire_bytes']:,} bytes on the wire, "
                       f"exit {figures['exit']}", file=sys.stderr)
                 save(args, results)
+            if "--search" in help_text:
+                search(args, server, prefix, present, results)
         finally:
             server.stop()
         results[f"{prefix}/shape"] = shape(out)
         save(args, results)
         shutil.rmtree(out, ignore_errors=True)
         shutil.rmtree(data, ignore_errors=True)
+
+
+def search(args, server, prefix, present, results):
+    """Searching the catalog's titles as a reader choosing feeds does (issue 51): one title, and
+    the first 50 of a prefix every synthetic title shares; what it cost on the wire."""
+    for name, text in (("one", f"Synthetic feed {present[len(present) // 2]}"), ("shared", "synthetic")):
+        mark = server.mark()
+        wall, _, _, status, stdout, stderr = run_timed([os.path.join(args.bin, "rss-pull"), f"http://127.0.0.1:{SERVER_PORT}/", "--search", text])
+        figures = {"label": f"search \"{text}\"", "exit": status, "wall_s": wall, "matches": len(stdout.splitlines()),
+                   "stderr": stderr[-2000:], "wire": server.since(mark)}
+        results[f"{prefix}/search-{name}"] = figures
+        print(f"{prefix}/search-{name}: {figures['matches']} matches, {figures['wire']['requests']} requests, "
+              f"{figures['wire']['wire_bytes']:,} bytes on the wire, exit {status}", file=sys.stderr)
+        save(args, results)
 
 
 def fnv1a64(host):
@@ -419,7 +446,11 @@ def save(args, results):
     this one: each replaces only the keys it measured)."""
     path = os.path.join(args.results, "capacity-model.json")
     current = json.load(open(path)) if os.path.exists(path) else {}
+    for key in results.get("_dropped", []):
+        current.pop(key, None)
     for key, value in results.items():
+        if key == "_dropped":
+            continue
         if key == "runs":
             current["runs"] = [run for run in current.get("runs", []) if run not in value] + value
         elif key not in results.get("_loaded", {}) or results["_loaded"][key] != value:

@@ -1,8 +1,8 @@
 import FeedStorage
 import Foundation
 
-/// `catalog_page_<k>.<sha256>.json`: the catalog's rows of the feeds with ids `k × pageSize`
-/// to `(k + 1) × pageSize − 1`, for a client browsing a catalog too large to download (issue
+/// `catalog_page_<k>.<sha256>.json`: the catalog's rows of the feeds with ids `k × page_size`
+/// to `(k + 1) × page_size − 1`, for a client browsing a catalog too large to download (issue
 /// 51). Immutable, named by its bytes; a page is written again only when one of its feeds'
 /// rows changed.
 public struct CatalogPageDocument: Codable, Equatable, Sendable {
@@ -53,19 +53,19 @@ public struct CatalogPageFeed: Codable, Equatable, Sendable {
     }
 }
 
-/// `catalog_titles.<sha256>.json`: the titled feeds whose folded title starts with `prefix`
-/// (and no longer prefix has a chunk of its own), sorted by folded title then feedid: a search
-/// by title reads the index and one or a few of these (``CatalogTitleIndex``).
+/// `catalog_titles.<sha256>.json`: a run of the title index, sorted by folded title then
+/// feedid (``CatalogTitleIndex``): a search by title reads the index, a title group and one
+/// or a few of these. Format 2: runs cut where the titles say (format 1 cut by prefix, and a
+/// prefix that a million titles share was one chunk of 80 MB).
 public struct CatalogTitlesDocument: Codable, Equatable, Sendable {
     public var format = CatalogTitlesDocument.formatName
-    public var formatVersion = 1
-    public var prefix: String
+    public var formatVersion = 2
     public var titles: [CatalogTitle]
 
     public static let formatName = "feedmill-catalog-titles"
 
     enum CodingKeys: String, CodingKey {
-        case format, prefix, titles
+        case format, titles
         case formatVersion = "format_version"
     }
 }
@@ -80,47 +80,4 @@ public struct CatalogTitle: Codable, Equatable, Sendable {
         case key, title
         case feedID = "feedid"
     }
-}
-
-/// `catalog_index.<sha256>.json`, named by the root's `catalog_index`: every page and title
-/// chunk with its size and SHA-256. What a browsing client reads first.
-public struct CatalogIndexDocument: Codable, Equatable, Sendable {
-    public var format = CatalogIndexDocument.formatName
-    public var formatVersion = 1
-    public var pageSize: Int
-    public var feedCount: Int
-    public var pages: [CatalogPageEntry]
-    public var titles: [CatalogTitlesEntry]
-
-    public static let formatName = "feedmill-catalog-index"
-
-    enum CodingKeys: String, CodingKey {
-        case format, pages, titles
-        case formatVersion = "format_version"
-        case pageSize = "page_size"
-        case feedCount = "feed_count"
-    }
-}
-
-public struct CatalogPageEntry: Codable, Equatable, Sendable {
-    public var page: Int
-    public var file: String
-    public var sha256: String
-    public var size: Int
-    public var count: Int
-}
-
-public struct CatalogTitlesEntry: Codable, Equatable, Sendable {
-    public var prefix: String
-    public var file: String
-    public var sha256: String
-    public var size: Int
-    public var count: Int
-}
-
-/// The root's `catalog_index`: the index file.
-public struct RootCatalogIndex: Codable, Equatable, Sendable {
-    public var file: String
-    public var sha256: String
-    public var size: Int
 }

@@ -3,24 +3,28 @@ import FeedStorage
 import Foundation
 
 /// The catalog's pages and title index (issue 51): a client browses or searches a catalog of a
-/// million feeds a page or a chunk at a time, and a publication writes only the pages whose
-/// feeds' rows changed.
+/// million feeds a page or a run at a time, and a publication writes only the pages whose
+/// feeds' rows changed, their groups and the index.
 extension PublishRun {
-    /// Feeds per page: about 200 KB of JSON for a page of real feeds.
-    static let catalogPageSize = 1_000
+    /// Feeds per page: about 50 KB of JSON for a page of real feeds.
+    static let catalogPageSize = 250
+    /// Pages per page group: a group of 64 pages is about 13 KB, and a million feeds make 63
+    /// groups (the index, about 15 KB of them).
+    static let catalogGroupSize = 64
 
     /// Writes the pages of the feeds whose rows changed (every page when the change log cannot
-    /// say, with `--full`, or after a recovery), the title chunks when a title changed (a feed
-    /// added, removed or renamed), and the index; kept in the next record, named by the root.
+    /// say, with `--full`, or after a recovery) and their groups, the title index when a title
+    /// changed (a feed added, removed or renamed), and the index; kept in the next record,
+    /// named by the root.
     func publishCatalogPages(recovering: Bool, _ publication: inout Publication) throws(PublishError) {
         let catalogFeeds = publication.catalogFeeds
-        let size = Self.catalogPageSize
+        let (size, groupSize) = (Self.catalogPageSize, Self.catalogGroupSize)
         let previous = publication.previous.isRecord && !recovering && !configuration.full ? publication.previous.catalogPages : nil
-        let usable = previous.flatMap { $0.document.pageSize == size ? $0 : nil }
+        let usable = previous.flatMap { $0.fits(pageSize: size, groupSize: groupSize) ? $0 : nil }
         let changedIDs = usable == nil ? nil : publication.reading.listingFeedIDs
         let changedPages = changedIDs.map { Set($0.map { Int($0 / Int64(size)) }) }
         // The previous pages of the changed feeds: their titles then, to tell a title changed.
-        var pages = Dictionary((usable?.document.pages ?? []).map { ($0.page, $0) }, uniquingKeysWith: { first, _ in first })
+        var pages = Dictionary((usable?.pages ?? []).map { ($0.page, $0) }, uniquingKeysWith: { first, _ in first })
         var titlesChanged = changedPages == nil
         var otherThanLastUpdate = changedPages == nil
         var byPage: [Int: [CatalogFeed]] = [:]
@@ -39,7 +43,8 @@ extension PublishRun {
                     try catalogFeeds.feeds(in: first...(last.overflow ? .max : last.partialValue)), as: PublishError.storage)
             }
         }
-        for page in (changedPages ?? Set(byPage.keys).union(pages.keys)).sorted() {
+        let pagesToWrite = (changedPages ?? Set(byPage.keys).union(pages.keys)).filter { $0 >= 0 }
+        for page in pagesToWrite.sorted() {
             let rows = (byPage[page] ?? []).sorted { $0.feedID < $1.feedID }.map(CatalogPageFeed.init)
             if !titlesChanged || !otherThanLastUpdate {
                 let before = pages[page].flatMap { target.read($0.file) }.flatMap { try? JSONDecoder().decode(CatalogPageDocument.self, from: Data($0)) }?.feeds
@@ -58,15 +63,17 @@ extension PublishRun {
             pages[page] = CatalogPageEntry(page: page, file: file, sha256: sha256, size: bytes.count, count: rows.count)
         }
         publication.onlyLastUpdateMoved = !otherThanLastUpdate
-        var titles = usable?.document.titles ?? []
+        let groups = try publishPageGroups(
+            pages, changed: Set(pagesToWrite.map { $0 / groupSize }), previous: usable?.document.pageGroups, &publication)
+        var (titleGroups, titles, titleCount) = (usable?.document.titleGroups ?? [], usable?.titles ?? [], usable?.document.titleCount ?? 0)
         if titlesChanged || usable == nil {
             let all = catalogFeeds.complete
                 ? catalogFeeds.all.map { (feedID: $0.feedID, title: $0.title) } : try rethrowing(try catalog.feedTitles(), as: PublishError.storage)
-            titles = try publishTitleChunks(all, &publication)
+            (titleGroups, titles, titleCount) = try publishTitleIndex(all, &publication)
         }
         let document = CatalogIndexDocument(
-            pageSize: size, feedCount: pages.values.reduce(0) { $0 + $1.count }, pages: pages.values.sorted { $0.page < $1.page },
-            titles: titles)
+            pageSize: size, groupSize: groupSize, feedCount: groups.reduce(0) { $0 + $1.count }, pageGroups: groups,
+            titleCount: titleCount, titleGroups: titleGroups)
         if let usable, usable.document == document {
             publication.next.catalogPages = usable
             return
@@ -75,29 +82,71 @@ extension PublishRun {
         let sha256 = SHA256.hexDigest(bytes)
         let file = PublishedName.catalogIndex(sha256: sha256).fileName
         try putCatalogFile(bytes, as: file, &publication)
-        publication.next.catalogPages = CatalogPagesKept(index: RootCatalogIndex(file: file, sha256: sha256, size: bytes.count), document: document)
+        publication.next.catalogPages = CatalogPagesKept(
+            index: RootCatalogIndex(file: file, sha256: sha256, size: bytes.count), document: document,
+            pages: pages.values.sorted { $0.page < $1.page }, titles: titles)
     }
 
-    /// Every titled feed's folded title, sorted, in chunks (``CatalogTitleIndex/chunks(_:prefix:)``);
-    /// a chunk already there (same bytes, same name) is not put again.
-    private func publishTitleChunks(
+    /// The page groups: those `changed` names written again from `pages` (every group when
+    /// there is no `previous`), the others as they were.
+    private func publishPageGroups(
+        _ pages: [Int: CatalogPageEntry], changed: Set<Int>, previous: [CatalogPageGroupEntry]?, _ publication: inout Publication
+    ) throws(PublishError) -> [CatalogPageGroupEntry] {
+        let groupSize = Self.catalogGroupSize
+        var groups = Dictionary((previous ?? []).map { ($0.group, $0) }, uniquingKeysWith: { first, _ in first })
+        let byGroup = Dictionary(grouping: pages.values) { $0.page / groupSize }
+        let toWrite = previous == nil ? Set(byGroup.keys).union(groups.keys) : changed
+        for group in toWrite.sorted() {
+            let members = (byGroup[group] ?? []).sorted { $0.page < $1.page }
+            guard !members.isEmpty else {
+                groups[group] = nil
+                continue
+            }
+            let bytes = try PublicationJSON.encode(CatalogPageGroupDocument(group: group, pages: members), what: "catalog page group \(group)")
+            let sha256 = SHA256.hexDigest(bytes)
+            let file = PublishedName.catalogPageGroup(group, sha256: sha256).fileName
+            try putCatalogFile(bytes, as: file, &publication)
+            groups[group] = CatalogPageGroupEntry(
+                group: group, file: file, sha256: sha256, size: bytes.count, pages: members.count, count: members.reduce(0) { $0 + $1.count })
+        }
+        return groups.values.sorted { $0.group < $1.group }
+    }
+
+    /// Every titled feed's folded title, sorted, in runs and groups of runs
+    /// (``CatalogTitleIndex/cut(_:)``); a file already there (same bytes, same name) is not put
+    /// again.
+    private func publishTitleIndex(
         _ feeds: [(feedID: Int64, title: String?)], _ publication: inout Publication
-    ) throws(PublishError) -> [CatalogTitlesEntry] {
+    ) throws(PublishError) -> (groups: [CatalogTitleGroupEntry], titles: [CatalogTitlesEntry], count: Int) {
         let titles = feeds.compactMap { feed in
             feed.title.flatMap { title in
                 let key = CatalogTitleIndex.fold(title)
                 return key.isEmpty ? nil : CatalogTitle(key: key, feedID: feed.feedID, title: title)
             }
         }.sorted(by: CatalogTitleIndex.precedes)
-        var entries: [CatalogTitlesEntry] = []
-        for chunk in CatalogTitleIndex.chunks(titles[...]) {
-            let bytes = try PublicationJSON.encode(CatalogTitlesDocument(prefix: chunk.prefix, titles: Array(chunk.titles)), what: "a title chunk")
+        let (runs, groupRuns) = CatalogTitleIndex.cut(titles)
+        var chunks: [CatalogTitlesEntry] = []
+        for run in runs {
+            let bytes = try PublicationJSON.encode(CatalogTitlesDocument(titles: Array(titles[run])), what: "a title run")
             let sha256 = SHA256.hexDigest(bytes)
             let file = PublishedName.catalogTitles(sha256: sha256).fileName
             try putCatalogFile(bytes, as: file, &publication)
-            entries.append(CatalogTitlesEntry(prefix: chunk.prefix, file: file, sha256: sha256, size: bytes.count, count: chunk.titles.count))
+            let first = titles[run.lowerBound]
+            chunks.append(CatalogTitlesEntry(firstKey: first.key, firstFeedID: first.feedID, file: file, sha256: sha256, size: bytes.count, count: run.count))
         }
-        return entries
+        var groups: [CatalogTitleGroupEntry] = []
+        for group in groupRuns {
+            let members = Array(chunks[group])
+            let bytes = try PublicationJSON.encode(CatalogTitleGroupDocument(chunks: members), what: "a title group")
+            let sha256 = SHA256.hexDigest(bytes)
+            let file = PublishedName.catalogTitleGroup(sha256: sha256).fileName
+            try putCatalogFile(bytes, as: file, &publication)
+            groups.append(
+                CatalogTitleGroupEntry(
+                    firstKey: members[0].firstKey, firstFeedID: members[0].firstFeedID, file: file, sha256: sha256, size: bytes.count,
+                    chunks: members.count, count: members.reduce(0) { $0 + $1.count }))
+        }
+        return (groups, chunks, titles.count)
     }
 
     private func putCatalogFile(_ bytes: [UInt8], as file: String, _ publication: inout Publication) throws(PublishError) {

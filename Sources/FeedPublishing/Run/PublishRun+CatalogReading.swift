@@ -15,7 +15,7 @@ extension PublishRun {
         let previous = start.manifest
         let followsLog = shard.isAll && !recovering && !configuration.full && !start.legacy && previous.isRecord && !start.repairAll
             && reading.feedIDs != nil && reading.listingFeedIDs != nil
-            && previous.catalogPages?.document.pageSize == Self.catalogPageSize
+            && previous.catalogPages?.fits(pageSize: Self.catalogPageSize, groupSize: Self.catalogGroupSize) == true
         guard followsLog, let changed = reading.feedIDs else {
             return CatalogFeeds(all: try rethrowing(try catalog.feeds(), as: PublishError.storage))
         }

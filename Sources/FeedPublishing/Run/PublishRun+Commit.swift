@@ -36,7 +36,12 @@ extension PublishRun {
         var rootCatalog = try catalogForRoot(base: publication.start.root, next: next, allFeeds: allFeeds, &publication)
         next.rootCatalogs = shard.isAll ? nil : rootCatalog.map { [$0.file] }
         // The record's feeds in pages, those that changed put now: named before anything is retired.
-        let pages = try store.writePages(of: &next, written: publication.written)
+        let previousPublication = publication.start.recordName.flatMap(PublishedName.init(fileName:)).flatMap { name -> String? in
+            if case .record(_, let sha256) = name { return String(sha256.prefix(16)) }
+            return nil
+        }
+        let pages = try store.writePages(
+            of: &next, written: publication.written, previous: publication.previous, previousPublication: previousPublication)
         publication.report.filesWritten += pages.files
         publication.report.bytesWritten += pages.bytes
         let retired = PublishedFiles.retire(

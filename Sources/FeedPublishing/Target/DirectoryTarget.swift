@@ -169,7 +169,8 @@ public struct DirectoryTarget: PublicationTarget {
         let expected: String
         switch PublishedName(fileName: name) {
         case .feedSnapshot(_, let sha256)?, .feedDeltaFile(_, let sha256)?, .catalogSnapshot(let sha256)?, .record(_, let sha256)?,
-            .recordPage(_, _, let sha256)?, .catalogPage(_, let sha256)?, .catalogTitles(let sha256)?, .catalogIndex(let sha256)?:
+            .recordPage(_, _, let sha256)?, .catalogPage(_, let sha256)?, .catalogTitles(let sha256)?, .catalogIndex(let sha256)?,
+            .catalogPageGroup(_, let sha256)?, .catalogTitleGroup(let sha256)?:
             expected = sha256
         default:
             return true

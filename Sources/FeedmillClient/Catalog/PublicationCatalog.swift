@@ -1,13 +1,17 @@
 import Foundation
 
-/// Browsing and searching a publication's catalog a page or a chunk at a time, without
+/// Browsing and searching a publication's catalog a page or a run at a time, without
 /// downloading `all_feeds.sqlite` (226 MB at a million feeds): for an app that lets its user
-/// choose feeds (issue 51). The root names an index (`catalog_index`); the index names pages of
-/// 1,000 feed ids and chunks of a title index; every file is checked against the SHA-256 and
-/// size that names it before it is read (docs/client-contract.md, browsing the catalog).
+/// choose feeds (issue 51). The root names an index (`catalog_index`); the index names groups
+/// of pages of 250 feed ids and groups of runs of the title index; every file is checked
+/// against the SHA-256 and size that names it before it is read (docs/client-contract.md,
+/// browsing the catalog).
 public struct PublicationCatalog: Sendable {
     public let baseURL: URL
     public let transport: any ClientTransport
+
+    /// The index format this client reads.
+    public static let knownIndexFormatVersion = 2
 
     public init(baseURL: URL, transport: any ClientTransport = URLSessionTransport()) {
         self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
@@ -28,15 +32,29 @@ public struct PublicationCatalog: Sendable {
         guard let named = root.catalogIndex else {
             throw .manifestUnreadable(url: rootURL, reason: "it names no catalog_index (a publisher from before issue 51, or shards)")
         }
+        let version: IndexVersion = try await document(named.file, prefix: "catalog_index.", sha256: named.sha256, size: named.size)
+        guard version.formatVersion == Self.knownIndexFormatVersion else {
+            throw .unusableEntry(
+                file: named.file,
+                reason: "it is catalog index format_version \(version.formatVersion.map(String.init) ?? "(none)"), which this client does not read "
+                    + "(it reads \(Self.knownIndexFormatVersion))")
+        }
         let index: CatalogIndex = try await document(named.file, prefix: "catalog_index.", sha256: named.sha256, size: named.size)
-        for page in index.pages { try PublicationNames.checkCatalogPart(page.file, prefix: "catalog_page_\(page.page).", sha256: page.sha256) }
-        for chunk in index.titles { try PublicationNames.checkCatalogPart(chunk.file, prefix: "catalog_titles.", sha256: chunk.sha256) }
+        guard index.pageSize > 0, index.groupSize > 0 else { throw .unusableEntry(file: named.file, reason: "its page_size or group_size is not positive") }
+        for group in index.pageGroups { try PublicationNames.checkCatalogPart(group.file, prefix: "catalog_pages_\(group.group).", sha256: group.sha256) }
+        for group in index.titleGroups { try PublicationNames.checkCatalogPart(group.file, prefix: "catalog_title_group.", sha256: group.sha256) }
         return index
     }
 
-    /// The feeds of page `number` (ids `number × pageSize` …), empty when the index has none.
+    /// The feeds of page `number` (ids `number × pageSize` …), empty when the index has none:
+    /// its group, then the page (two requests).
     public func page(_ number: Int, of index: CatalogIndex) async throws(ClientError) -> [CatalogListing] {
-        guard let page = index.pages.first(where: { $0.page == number }) else { return [] }
+        guard number >= 0, index.groupSize > 0, let group = index.pageGroups.first(where: { $0.group == number / index.groupSize }) else { return [] }
+        let pages: PageGroupDocument = try await document(group.file, prefix: "catalog_pages_\(group.group).", sha256: group.sha256, size: group.size)
+        guard pages.group == group.group, pages.pages.allSatisfy({ $0.page / index.groupSize == group.group }) else {
+            throw .unusableEntry(file: group.file, reason: "it names a page of another group")
+        }
+        guard let page = pages.pages.first(where: { $0.page == number }) else { return [] }
         let document: PageDocument = try await document(page.file, prefix: "catalog_page_\(number).", sha256: page.sha256, size: page.size)
         guard document.feeds.allSatisfy({ $0.feedID / Int64(index.pageSize) == Int64(number) }) else {
             throw .unusableEntry(file: page.file, reason: "it lists a feed of another page")
@@ -44,26 +62,48 @@ public struct PublicationCatalog: Sendable {
         return document.feeds
     }
 
-    /// One feed's row: one page read.
+    /// One feed's row: its page group and its page read.
     public func feed(_ feedID: Int64, in index: CatalogIndex) async throws(ClientError) -> CatalogListing? {
         guard feedID >= 0, index.pageSize > 0 else { return nil }
         return try await page(Int(feedID / Int64(index.pageSize)), of: index).first { $0.feedID == feedID }
     }
 
     /// Titles starting with `text` (folded as the publisher folds them: ``fold(_:)``), in the
-    /// index's order, at most `limit`: the chunks under that prefix are read in order until
-    /// `limit` are found, so a query costs a chunk or a few (each at most
-    /// 2,000 titles), not the catalog.
+    /// index's order, at most `limit`. The titles are sorted by key (UTF-8 bytes), so those
+    /// starting with the text are consecutive: from the last group (then run) starting before
+    /// it, groups and runs are read in order until `limit` are found or one starts past it. A
+    /// query costs a title group and a run or a few (each at most 2,048 titles), not the catalog.
     public func search(_ text: String, in index: CatalogIndex, limit: Int = 50) async throws(ClientError) -> [CatalogMatch] {
-        let query = Self.fold(text)
+        let query = Array(Self.fold(text).utf8)
         guard limit > 0 else { return [] }
         var matches: [CatalogMatch] = []
-        for chunk in index.titles where chunk.prefix.hasPrefix(query) || query.hasPrefix(chunk.prefix) {
-            let document: TitlesDocument = try await document(chunk.file, prefix: "catalog_titles.", sha256: chunk.sha256, size: chunk.size)
-            matches += document.titles.filter { $0.key.hasPrefix(query) }
-            if matches.count >= limit { break }
+        for group in Self.covering(query, index.titleGroups.map(\.firstKey)).map({ index.titleGroups[$0] }) {
+            let runs: TitleGroupDocument = try await document(group.file, prefix: "catalog_title_group.", sha256: group.sha256, size: group.size)
+            for run in Self.covering(query, runs.chunks.map(\.firstKey)).map({ runs.chunks[$0] }) {
+                let document: TitlesDocument = try await document(run.file, prefix: "catalog_titles.", sha256: run.sha256, size: run.size)
+                matches += document.titles.filter { $0.key.utf8.starts(with: query) }
+                if matches.count >= limit { return Array(matches.prefix(limit)) }
+            }
         }
-        return Array(matches.prefix(limit))
+        return matches
+    }
+
+    /// The positions, among parts starting at `firstKeys` (in the index's order), of those that
+    /// can hold a key starting with `query`: from the last one starting before it to the last
+    /// one starting with it.
+    static func covering(_ query: [UInt8], _ firstKeys: [String]) -> [Int] {
+        var positions: [Int] = []
+        for (position, key) in firstKeys.enumerated() {
+            let first = Array(key.utf8)
+            if first.lexicographicallyPrecedes(query) {
+                positions = [position]
+            } else if first.starts(with: query) {
+                positions.append(position)
+            } else {
+                break
+            }
+        }
+        return positions
     }
 
     /// The publisher's folding of a title, which a search compares: case, diacritics and width
@@ -111,8 +151,22 @@ public struct PublicationCatalog: Sendable {
         }
     }
 
+    private struct IndexVersion: Decodable {
+        var formatVersion: Int?
+        enum CodingKeys: String, CodingKey { case formatVersion = "format_version" }
+    }
+
+    private struct PageGroupDocument: Decodable {
+        var group: Int
+        var pages: [CatalogIndex.Page]
+    }
+
     private struct PageDocument: Decodable {
         var feeds: [CatalogListing]
+    }
+
+    private struct TitleGroupDocument: Decodable {
+        var chunks: [CatalogIndex.Run]
     }
 
     private struct TitlesDocument: Decodable {
@@ -120,17 +174,31 @@ public struct PublicationCatalog: Sendable {
     }
 }
 
-/// `catalog_index.<sha256>.json`.
+/// `catalog_index.<sha256>.json`, format 2.
 public struct CatalogIndex: Decodable, Sendable, Equatable {
     public var pageSize: Int
+    public var groupSize: Int
     public var feedCount: Int
-    public var pages: [Page]
-    public var titles: [Chunk]
+    public var pageGroups: [PageGroup]
+    public var titleCount: Int
+    public var titleGroups: [TitleGroup]
 
     enum CodingKeys: String, CodingKey {
-        case pages, titles
         case pageSize = "page_size"
+        case groupSize = "group_size"
         case feedCount = "feed_count"
+        case pageGroups = "page_groups"
+        case titleCount = "title_count"
+        case titleGroups = "title_groups"
+    }
+
+    public struct PageGroup: Decodable, Sendable, Equatable {
+        public var group: Int
+        public var file: String
+        public var sha256: String
+        public var size: Int
+        public var pages: Int
+        public var count: Int
     }
 
     public struct Page: Decodable, Sendable, Equatable {
@@ -141,12 +209,35 @@ public struct CatalogIndex: Decodable, Sendable, Equatable {
         public var count: Int
     }
 
-    public struct Chunk: Decodable, Sendable, Equatable {
-        public var prefix: String
+    public struct TitleGroup: Decodable, Sendable, Equatable {
+        public var firstKey: String
+        public var firstFeedID: Int64
+        public var file: String
+        public var sha256: String
+        public var size: Int
+        public var chunks: Int
+        public var count: Int
+
+        enum CodingKeys: String, CodingKey {
+            case file, sha256, size, chunks, count
+            case firstKey = "first_key"
+            case firstFeedID = "first_feedid"
+        }
+    }
+
+    public struct Run: Decodable, Sendable, Equatable {
+        public var firstKey: String
+        public var firstFeedID: Int64
         public var file: String
         public var sha256: String
         public var size: Int
         public var count: Int
+
+        enum CodingKeys: String, CodingKey {
+            case file, sha256, size, count
+            case firstKey = "first_key"
+            case firstFeedID = "first_feedid"
+        }
     }
 }
 
