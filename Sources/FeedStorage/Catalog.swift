@@ -74,6 +74,12 @@ public final class Catalog: Sendable {
         self.queue = queue
     }
 
+    /// Stops the statement this connection runs, from another thread (it fails with
+    /// `SQLITE_INTERRUPT`): a reading the caller no longer wants.
+    public func interrupt() {
+        queue.interrupt()
+    }
+
     /// Opens the catalog for reading, without migrating: what publishing needs. Where the
     /// directory is writable the connection is an ordinary one that never writes (so closing
     /// it tidies the WAL files away, which a read-only connection cannot do). In a directory

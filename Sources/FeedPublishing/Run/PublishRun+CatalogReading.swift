@@ -42,9 +42,12 @@ extension PublishRun {
     }
 
     /// Every feed's health for `index.html`: from the records when they were all read, else from
-    /// the few columns it rests on (the same summary, ``Catalog/healthSummary()``).
-    func health(of feeds: CatalogFeeds) throws(PublishError) -> FeedHealthSummary {
+    /// the few columns it rests on (the same summary, ``Catalog/healthSummary()``), as read
+    /// ahead when it was.
+    func health(of feeds: CatalogFeeds, readAhead: HealthReadAhead? = nil) throws(PublishError) -> FeedHealthSummary {
         if feeds.complete { return FeedHealthSummary(feeds.all) }
+        // Read ahead, unless it was cancelled or failed (then read here, where a failure is the run's).
+        if let summary = readAhead?.summaryIfRead() { return summary }
         return try rethrowing(try catalog.healthSummary(), as: PublishError.storage)
     }
 }

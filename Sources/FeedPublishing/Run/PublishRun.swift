@@ -60,12 +60,22 @@ public struct PublishRun: Sendable {
         let started = ContinuousClock.now
         let lock = try target.lock(for: shard, lease: configuration.lease)
         defer { withExtendedLifetime(lock) {} }
+        // Every feed's health, read beside the rest from the start (``HealthReadAhead``): only a
+        // run of every feed that may follow the change log reads it from the catalog.
+        let healthAhead = shard.isAll && !recover && !configuration.full ? HealthReadAhead(catalogAt: catalog.path) : nil
+        defer {
+            healthAhead?.cancel()
+            healthAhead?.wait()
+        }
         let store = ManifestStore(target: target, shard: shard)
         var start = try store.start(recover: recover)
         // Before the catalog's feeds and their databases are read (``readChanges(previous:legacy:recovered:)``).
         let recovering = recover || !start.recovery.isEmpty
         let reading = readChanges(previous: start.manifest, legacy: start.legacy, recovered: recovering)
+        // Nothing in the log: most likely nothing to publish (if there is after all, the health is read then).
+        if reading.feedIDs?.isEmpty == true && reading.listingFeedIDs?.isEmpty == true { healthAhead?.cancel() }
         let catalogFeeds = try readCatalog(reading: reading, only: only, start: start, recovering: recovering)
+        if catalogFeeds.complete { healthAhead?.cancel() }
         if let only, let unknown = UnknownFeeds.among(only, known: only.filter(catalogFeeds.lists)) { throw .unknownFeeds(unknown.feedIDs) }
         // Every feed is this shard's when there is one shard: only then may records be left unread.
         let feeds = shard.isAll ? catalogFeeds.ids : catalogFeeds.all.filter { Self.shardIndex(of: $0, count: shard.count) == shard.index }.map(\.feedID)
@@ -106,12 +116,14 @@ public struct PublishRun: Sendable {
                 let refreshed = shard.isAll ? refreshNewest(recovering: recovering, &publication) : nil
                 try commit(store, allFeeds: allFeeds, &publication)
                 let others = shard.isAll ? [] : otherShardsFeeds(store, root: publication.committedRoot)
-                try writeAggregates(health: try health(of: catalogFeeds), others: others, refreshed: refreshed, &publication)
+                try writeAggregates(health: try health(of: catalogFeeds, readAhead: healthAhead), others: others, refreshed: refreshed, &publication)
                 removeRetired(store, &publication)
             } else {
                 publication.next = publication.previous
+                if publication.previous.atom != nil { healthAhead?.cancel() }
                 if publication.previous.atom == nil {
-                    let own = catalogFeeds.complete ? FeedHealthSummary(catalogFeeds.all.filter { ownIDs.contains($0.feedID) }) : try health(of: catalogFeeds)
+                    let own = catalogFeeds.complete
+                        ? FeedHealthSummary(catalogFeeds.all.filter { ownIDs.contains($0.feedID) }) : try health(of: catalogFeeds, readAhead: healthAhead)
                     try writeAggregates(health: own, &publication)
                 }
             }
