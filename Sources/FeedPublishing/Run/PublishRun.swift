@@ -72,8 +72,10 @@ public struct PublishRun: Sendable {
         // Before the catalog's feeds and their databases are read (``readChanges(previous:legacy:recovered:)``).
         let recovering = recover || !start.recovery.isEmpty
         let reading = readChanges(previous: start.manifest, legacy: start.legacy, recovered: recovering)
-        // Nothing in the log: most likely nothing to publish (if there is after all, the health is read then).
-        if reading.feedIDs?.isEmpty == true && reading.listingFeedIDs?.isEmpty == true { healthAhead?.cancel() }
+        // No feed's database in the log: most likely nothing to publish (a catalog row alone, such
+        // as a `last_update` that waits for the catalog's refresh, often is not; when there is
+        // something after all, the health is read then).
+        if reading.feedIDs?.isEmpty == true { healthAhead?.cancel() }
         let catalogFeeds = try readCatalog(reading: reading, only: only, start: start, recovering: recovering)
         if catalogFeeds.complete { healthAhead?.cancel() }
         if let only, let unknown = UnknownFeeds.among(only, known: only.filter(catalogFeeds.lists)) { throw .unknownFeeds(unknown.feedIDs) }
