@@ -5,20 +5,20 @@ import FeedStorage
 /// newest intact record of the shard, and only the files whose bytes it vouches for.
 extension ManifestStore {
     /// The newest intact record of this shard (by generation; its bytes must have the digest
-    /// its name gives), else format 1's record.
-    func newestRecord(_ listing: Set<String>) -> (record: Manifest, name: String)? {
-        var best: (record: Manifest, name: String)?
+    /// its name gives) with its own entries given its publication id, else format 1's record.
+    func newestRecord(_ listing: Set<String>) -> (record: Manifest, name: String, publication: String?)? {
+        var best: (record: Manifest, name: String, publication: String?)?
         for name in listing.sorted() {
             guard case .record(let owner, _)? = PublishedName(fileName: name), owner == shard, target.holdsFile(name),
                 case .found(let record) = read(name), record.isRecord
             else { continue }
             if best.map({ record.generation > $0.record.generation || (record.generation == $0.record.generation && name > $0.name) }) ?? true {
                 let publication = PublicationJSON.publicationID(ofRecord: target.read(name) ?? []).publication
-                best = (Self.resolved(record, publication: publication), name)
+                best = (Self.resolved(record, publication: publication), name, publication)
             }
         }
         if let best { return best }
-        if case .found(let record) = read(Self.recordName), !record.isRecord { return (record, Self.recordName) }
+        if case .found(let record) = read(Self.recordName), !record.isRecord { return (record, Self.recordName, nil) }
         return nil
     }
 
@@ -27,7 +27,7 @@ extension ManifestStore {
     /// everything is left alone, and the publication starts anew beside it.
     func recovered(_ listing: Set<String>) -> Start {
         let versionedFiles = Self.versionedFiles(listing)
-        guard let (record, recordName) = newestRecord(listing) else {
+        guard let (record, recordName, publication) = newestRecord(listing) else {
             return Start(
                 manifest: Manifest(),
                 recovery: ["no intact publisher record of shard \(shard.label) is here: nothing adopted; the files here are left alone, "
@@ -83,6 +83,7 @@ extension ManifestStore {
         let legacy = !record.isRecord
         start = Start(manifest: start.manifest, recovery: recovery, present: versionedFiles)
         start.legacy = legacy
+        start.resolvedPublication = publication
         start.versionFloors.merge(floors) { max($0, $1) }
         // Every pointer is rewritten: none can be vouched for.
         start.repairAll = true

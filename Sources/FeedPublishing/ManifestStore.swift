@@ -38,6 +38,9 @@ struct ManifestStore {
         var rootVersion: RootVersion = .absent
         /// The previous record's name, retired by the next one.
         var recordName: String?
+        /// The publication id its own entries (which its pages hold without one) were given
+        /// (``resolved(_:publication:)``); nil for a format-1 manifest or none.
+        var resolvedPublication: String?
         /// The previous manifest is format 1's: every feed is written under its format-2 name.
         var legacy = false
         /// Feeds whose pointers an uncommitted publication wrote (its intent): rewritten.
@@ -117,25 +120,25 @@ struct ManifestStore {
 
     /// Puts the pages of `manifest`'s feeds (a page already there with those bytes is not put
     /// again: only the pages whose feeds changed are written) and names them in it. A page of
-    /// `previous` (the record read at the start, its entries' publication `previousPublication`
-    /// filled in) whose feeds are the same, none of them an entry of that publication (whose
-    /// page held it without the id, and now gives it), is that page: named again without being
-    /// encoded (issue 51: encoding and hashing every page was a tenth of a one-feed
-    /// publication). The bytes written, for the report.
-    func writePages(
-        of manifest: inout Manifest, written: WrittenFiles, previous: Manifest? = nil, previousPublication: String? = nil
-    ) throws(PublishError) -> (files: Int, bytes: Int) {
+    /// the record `start` read whose feeds are the same, none of them an entry of that record's
+    /// own publication (its page holds them without the id, which the next record gives), is
+    /// that page: named again without being encoded (issue 51: encoding and hashing every page
+    /// was a tenth of a one-feed publication). The bytes written, for the report.
+    func writePages(of manifest: inout Manifest, written: WrittenFiles, start: Start? = nil) throws(PublishError) -> (files: Int, bytes: Int) {
         var pages: [RecordPage] = []
         var totals = (files: 0, bytes: 0)
         let size = RecordPage.size(formatVersion: manifest.formatVersion)
         let byPage = Dictionary(grouping: manifest.feeds) { Int($0.feedID / size) }
-        let sameFormat = previous.map { $0.isRecord && $0.formatVersion == manifest.formatVersion } ?? false
-        let kept = sameFormat ? Dictionary((previous?.feedPages ?? []).map { ($0.page, $0) }, uniquingKeysWith: { first, _ in first }) : [:]
-        let before = sameFormat ? Dictionary(grouping: previous?.feeds ?? []) { Int($0.feedID / size) } : [:]
+        // Without the id its own entries were given, no page of it can be told unchanged.
+        let previous = start.flatMap { start in
+            start.resolvedPublication.map { (record: start.manifest, own: $0) }
+        }.flatMap { $0.record.isRecord && $0.record.formatVersion == manifest.formatVersion ? $0 : nil }
+        let kept = Dictionary((previous?.record.feedPages ?? []).map { ($0.page, $0) }, uniquingKeysWith: { first, _ in first })
+        let before = Dictionary(grouping: previous?.record.feeds ?? []) { Int($0.feedID / size) }
         for (page, feeds) in byPage.sorted(by: { $0.key < $1.key }) {
             let sorted = feeds.sorted { $0.feedID < $1.feedID }
-            if let same = kept[page], same.count == sorted.count, let earlier = before[page],
-                !sorted.contains(where: { $0.entryPublication == previousPublication }),
+            if let previous, let same = kept[page], same.count == sorted.count, let earlier = before[page],
+                !sorted.contains(where: { $0.entryPublication == previous.own }),
                 earlier.sorted(by: { $0.feedID < $1.feedID }) == sorted
             {
                 pages.append(same)
@@ -228,6 +231,7 @@ struct ManifestStore {
                         && PublicationJSON.publicationID(ofRecord: target.read(entry.record) ?? []).publication == entry.publication:
                         start = Start(manifest: Self.resolved(record, publication: entry.publication), present: versionedFiles)
                         start.recordName = entry.record
+                        start.resolvedPublication = entry.publication
                     case .found where !recover:
                         throw Self.lost(target.location + "/" + entry.record, "is not the record the root names")
                     case .missing where !recover:

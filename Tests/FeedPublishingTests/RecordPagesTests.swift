@@ -149,4 +149,21 @@ struct RecordPagesTests {
         let checked = try ContractCheck.validate([publish.outPath])
         #expect(checked.status == 0, "\(checked.output)")
     }
+
+    /// A page named again without being written (its feeds unchanged) must hold what the next
+    /// record says: after a recovery, the recovered record's own entries (its page holds them
+    /// without their publication id) keep that publication, not the recovering one's.
+    @Test func aRecoveredRecordsOwnEntriesKeepTheirPublication() throws {
+        let publish = try PublishHarness()
+        try publish.seed(feeds: 3, items: 1)
+        _ = try publish.publish()
+        let first = try publish.manifest().feeds.map(\.entryPublication)
+        #expect(first.allSatisfy { $0 != nil })
+        try FileManager.default.removeItem(atPath: publish.outPath + "/manifest.json")
+        let recovered = try publish.publish(recover: true)
+        #expect(recovered.recovery.first?.contains("recovered generation 1") == true, "\(recovered)")
+        #expect(try publish.manifest().feeds.map(\.entryPublication) == first)
+        let checked = try ContractCheck.validate([publish.outPath])
+        #expect(checked.status == 0, "\(checked.output)")
+    }
 }

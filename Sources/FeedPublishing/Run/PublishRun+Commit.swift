@@ -36,12 +36,7 @@ extension PublishRun {
         var rootCatalog = try catalogForRoot(base: publication.start.root, next: next, allFeeds: allFeeds, &publication)
         next.rootCatalogs = shard.isAll ? nil : rootCatalog.map { [$0.file] }
         // The record's feeds in pages, those that changed put now: named before anything is retired.
-        let previousPublication = publication.start.recordName.flatMap(PublishedName.init(fileName:)).flatMap { name -> String? in
-            if case .record(_, let sha256) = name { return String(sha256.prefix(16)) }
-            return nil
-        }
-        let pages = try store.writePages(
-            of: &next, written: publication.written, previous: publication.previous, previousPublication: previousPublication)
+        let pages = try store.writePages(of: &next, written: publication.written, start: publication.start)
         publication.report.filesWritten += pages.files
         publication.report.bytesWritten += pages.bytes
         let retired = PublishedFiles.retire(

@@ -122,11 +122,12 @@ public struct PublishRun: Sendable {
                 removeRetired(store, &publication)
             } else {
                 publication.next = publication.previous
-                if publication.previous.atom != nil { healthAhead?.cancel() }
                 if publication.previous.atom == nil {
                     let own = catalogFeeds.complete
                         ? FeedHealthSummary(catalogFeeds.all.filter { ownIDs.contains($0.feedID) }) : try health(of: catalogFeeds, readAhead: healthAhead)
                     try writeAggregates(health: own, &publication)
+                } else {
+                    healthAhead?.cancel()
                 }
             }
         } catch {
