@@ -14,6 +14,7 @@ struct CatalogBrowsingTests {
         try fixture.publish()
         let catalog = PublicationCatalog(baseURL: fixture.base)
         let index = try await catalog.index()
+        #expect(fixture.server.requests.map(\.path).filter { $0.hasPrefix("/catalog_index.") }.count == 1, "the index is read once")
         #expect(index.feedCount == 5 && index.pageSize == 250 && index.groupSize == 64 && index.pageGroups.map(\.group) == [0])
         #expect(index.titleCount == 5 && index.titleGroups.map(\.chunks) == [1])
         let page = try await catalog.page(0, of: index)

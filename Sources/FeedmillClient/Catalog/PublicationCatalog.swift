@@ -32,14 +32,13 @@ public struct PublicationCatalog: Sendable {
         guard let named = root.catalogIndex else {
             throw .manifestUnreadable(url: rootURL, reason: "it names no catalog_index (a publisher from before issue 51, or shards)")
         }
-        let version: IndexVersion = try await document(named.file, prefix: "catalog_index.", sha256: named.sha256, size: named.size)
-        guard version.formatVersion == Self.knownIndexFormatVersion else {
+        let read: IndexDocument = try await document(named.file, prefix: "catalog_index.", sha256: named.sha256, size: named.size)
+        guard let index = read.index else {
             throw .unusableEntry(
                 file: named.file,
-                reason: "it is catalog index format_version \(version.formatVersion.map(String.init) ?? "(none)"), which this client does not read "
+                reason: "it is catalog index format_version \(read.formatVersion.map(String.init) ?? "(none)"), which this client does not read "
                     + "(it reads \(Self.knownIndexFormatVersion))")
         }
-        let index: CatalogIndex = try await document(named.file, prefix: "catalog_index.", sha256: named.sha256, size: named.size)
         guard index.pageSize > 0, index.groupSize > 0 else { throw .unusableEntry(file: named.file, reason: "its page_size or group_size is not positive") }
         for group in index.pageGroups { try PublicationNames.checkCatalogPart(group.file, prefix: "catalog_pages_\(group.group).", sha256: group.sha256) }
         for group in index.titleGroups { try PublicationNames.checkCatalogPart(group.file, prefix: "catalog_title_group.", sha256: group.sha256) }
@@ -151,9 +150,16 @@ public struct PublicationCatalog: Sendable {
         }
     }
 
-    private struct IndexVersion: Decodable {
+    /// The index file: its format version, and the index when it is the format this client reads.
+    private struct IndexDocument: Decodable {
         var formatVersion: Int?
+        var index: CatalogIndex?
         enum CodingKeys: String, CodingKey { case formatVersion = "format_version" }
+
+        init(from decoder: any Decoder) throws {
+            formatVersion = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Int.self, forKey: .formatVersion)
+            index = formatVersion == PublicationCatalog.knownIndexFormatVersion ? try CatalogIndex(from: decoder) : nil
+        }
     }
 
     private struct PageGroupDocument: Decodable {
