@@ -61,15 +61,19 @@ public struct CatalogPagesKept: Codable, Equatable, Sendable {
     /// then kept as former files, for the next record to retire.
     static func read(_ index: RootCatalogIndex, from read: (String) -> [UInt8]?) -> CatalogPagesKept {
         var kept = CatalogPagesKept(index: index, document: unread, pages: [], titles: [])
-        func checked<Document: Decodable>(_ file: String, sha256: String, size: Int?, as: Document.Type) -> Document? {
-            guard let bytes = read(file), size.map({ $0 == bytes.count }) ?? true, SHA256.hexDigest(bytes) == sha256 else { return nil }
-            return try? JSONDecoder().decode(Document.self, from: Data(bytes))
+        func verified(_ file: String, sha256: String, size: Int) -> Data? {
+            guard let bytes = read(file), bytes.count == size, SHA256.hexDigest(bytes) == sha256 else { return nil }
+            return Data(bytes)
         }
-        if let former = checked(index.file, sha256: index.sha256, size: index.size, as: FormerIndex.self), former.formatVersion == 1 {
+        func checked<Document: Decodable>(_ file: String, sha256: String, size: Int, as: Document.Type) -> Document? {
+            verified(file, sha256: sha256, size: size).flatMap { try? JSONDecoder().decode(Document.self, from: $0) }
+        }
+        guard let indexBytes = verified(index.file, sha256: index.sha256, size: index.size) else { return kept }
+        if let former = try? JSONDecoder().decode(FormerIndex.self, from: indexBytes), former.formatVersion == 1 {
             kept.formerFiles = former.files
             return kept
         }
-        guard let document = checked(index.file, sha256: index.sha256, size: index.size, as: CatalogIndexDocument.self),
+        guard let document = try? JSONDecoder().decode(CatalogIndexDocument.self, from: indexBytes),
             document.formatVersion == CatalogIndexDocument.currentFormatVersion, document.pageSize > 0, document.groupSize > 0
         else { return kept }
         var complete = true

@@ -56,11 +56,10 @@ extension PublishRun {
                 pages[page] = nil
                 continue
             }
-            let bytes = try PublicationJSON.encode(CatalogPageDocument(page: page, feeds: rows), what: "catalog page \(page)")
-            let sha256 = SHA256.hexDigest(bytes)
-            let file = PublishedName.catalogPage(page, sha256: sha256).fileName
-            try putCatalogFile(bytes, as: file, &publication)
-            pages[page] = CatalogPageEntry(page: page, file: file, sha256: sha256, size: bytes.count, count: rows.count)
+            let put = try putCatalogDocument(CatalogPageDocument(page: page, feeds: rows), what: "catalog page \(page)", &publication) {
+                .catalogPage(page, sha256: $0)
+            }
+            pages[page] = CatalogPageEntry(page: page, file: put.file, sha256: put.sha256, size: put.size, count: rows.count)
         }
         publication.onlyLastUpdateMoved = !otherThanLastUpdate
         let groups = try publishPageGroups(
@@ -78,12 +77,9 @@ extension PublishRun {
             publication.next.catalogPages = usable
             return
         }
-        let bytes = try PublicationJSON.encode(document, what: "the catalog index")
-        let sha256 = SHA256.hexDigest(bytes)
-        let file = PublishedName.catalogIndex(sha256: sha256).fileName
-        try putCatalogFile(bytes, as: file, &publication)
+        let put = try putCatalogDocument(document, what: "the catalog index", &publication) { .catalogIndex(sha256: $0) }
         publication.next.catalogPages = CatalogPagesKept(
-            index: RootCatalogIndex(file: file, sha256: sha256, size: bytes.count), document: document,
+            index: RootCatalogIndex(file: put.file, sha256: put.sha256, size: put.size), document: document,
             pages: pages.values.sorted { $0.page < $1.page }, titles: titles)
     }
 
@@ -102,12 +98,11 @@ extension PublishRun {
                 groups[group] = nil
                 continue
             }
-            let bytes = try PublicationJSON.encode(CatalogPageGroupDocument(group: group, pages: members), what: "catalog page group \(group)")
-            let sha256 = SHA256.hexDigest(bytes)
-            let file = PublishedName.catalogPageGroup(group, sha256: sha256).fileName
-            try putCatalogFile(bytes, as: file, &publication)
+            let put = try putCatalogDocument(CatalogPageGroupDocument(group: group, pages: members), what: "catalog page group \(group)", &publication) {
+                .catalogPageGroup(group, sha256: $0)
+            }
             groups[group] = CatalogPageGroupEntry(
-                group: group, file: file, sha256: sha256, size: bytes.count, pages: members.count, count: members.reduce(0) { $0 + $1.count })
+                group: group, file: put.file, sha256: put.sha256, size: put.size, pages: members.count, count: members.reduce(0) { $0 + $1.count })
         }
         return groups.values.sorted { $0.group < $1.group }
     }
@@ -127,33 +122,40 @@ extension PublishRun {
         let (runs, groupRuns) = CatalogTitleIndex.cut(titles)
         var chunks: [CatalogTitlesEntry] = []
         for run in runs {
-            let bytes = try PublicationJSON.encode(CatalogTitlesDocument(titles: Array(titles[run])), what: "a title run")
-            let sha256 = SHA256.hexDigest(bytes)
-            let file = PublishedName.catalogTitles(sha256: sha256).fileName
-            try putCatalogFile(bytes, as: file, &publication)
+            let put = try putCatalogDocument(CatalogTitlesDocument(titles: Array(titles[run])), what: "a title run", &publication) {
+                .catalogTitles(sha256: $0)
+            }
             let first = titles[run.lowerBound]
-            chunks.append(CatalogTitlesEntry(firstKey: first.key, firstFeedID: first.feedID, file: file, sha256: sha256, size: bytes.count, count: run.count))
+            chunks.append(CatalogTitlesEntry(firstKey: first.key, firstFeedID: first.feedID, file: put.file, sha256: put.sha256, size: put.size, count: run.count))
         }
         var groups: [CatalogTitleGroupEntry] = []
         for group in groupRuns {
             let members = Array(chunks[group])
-            let bytes = try PublicationJSON.encode(CatalogTitleGroupDocument(chunks: members), what: "a title group")
-            let sha256 = SHA256.hexDigest(bytes)
-            let file = PublishedName.catalogTitleGroup(sha256: sha256).fileName
-            try putCatalogFile(bytes, as: file, &publication)
+            let put = try putCatalogDocument(CatalogTitleGroupDocument(chunks: members), what: "a title group", &publication) {
+                .catalogTitleGroup(sha256: $0)
+            }
             groups.append(
                 CatalogTitleGroupEntry(
-                    firstKey: members[0].firstKey, firstFeedID: members[0].firstFeedID, file: file, sha256: sha256, size: bytes.count,
+                    firstKey: members[0].firstKey, firstFeedID: members[0].firstFeedID, file: put.file, sha256: put.sha256, size: put.size,
                     chunks: members.count, count: members.reduce(0) { $0 + $1.count }))
         }
         return (groups, chunks, titles.count)
     }
 
-    private func putCatalogFile(_ bytes: [UInt8], as file: String, _ publication: inout Publication) throws(PublishError) {
-        guard try target.putImmutable(bytes, as: file) else { return }
-        publication.written.add(file)
-        publication.present.insert(file)
-        publication.report.filesWritten += 1
-        publication.report.bytesWritten += bytes.count
+    /// Encodes `document` and puts it under the name its SHA-256 gives (`name`), unless a file
+    /// with those bytes is there already; where it is.
+    private func putCatalogDocument<Document: Encodable>(
+        _ document: Document, what: String, _ publication: inout Publication, name: (String) -> PublishedName
+    ) throws(PublishError) -> (file: String, sha256: String, size: Int) {
+        let bytes = try PublicationJSON.encode(document, what: what)
+        let sha256 = SHA256.hexDigest(bytes)
+        let file = name(sha256).fileName
+        if try target.putImmutable(bytes, as: file) {
+            publication.written.add(file)
+            publication.present.insert(file)
+            publication.report.filesWritten += 1
+            publication.report.bytesWritten += bytes.count
+        }
+        return (file, sha256, bytes.count)
     }
 }
