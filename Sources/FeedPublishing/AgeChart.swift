@@ -17,17 +17,14 @@ enum AgeChart {
 
     /// The buckets, youngest first: under an hour, 1–6 hours, 6–24 hours, 1–7 days, over 7
     /// days, never. A last success after `now` (a clock gone wrong) counts as under an hour.
-    static func buckets(_ feeds: [FeedHealth], now: Int64) -> [Bucket] {
+    static func buckets(_ summary: FeedHealthSummary, now: Int64) -> [Bucket] {
         var buckets = [
             Bucket(label: "under 1 h", tone: "fresh"), Bucket(label: "1–6 h", tone: "fresh"), Bucket(label: "6–24 h", tone: "aging"),
             Bucket(label: "1–7 days", tone: "stale"), Bucket(label: "over 7 days", tone: "stale"), Bucket(label: "never", tone: "never"),
         ]
         let limits: [Int64] = [3_600, 6 * 3_600, 86_400, 7 * 86_400]
-        for feed in feeds {
-            guard let success = feed.lastSuccess else {
-                buckets[5].count += 1
-                continue
-            }
+        buckets[5].count = summary.feedCount - summary.lastSuccesses.count
+        for success in summary.lastSuccesses {
             let age = now.saturatingSubtract(success)
             buckets[limits.firstIndex { age < $0 } ?? 4].count += 1
         }

@@ -17,7 +17,7 @@ enum AllFeedsSection {
             <section aria-labelledby="feeds">
             <h2 id="feeds">All feeds</h2>
             <details>
-            <summary>\(summary.feeds.count > limit ? "Show the first \(PageText.grouped(Swift.max(0, limit))) of \(PageText.grouped(summary.feeds.count)) feeds" : "Show all \(PageText.grouped(summary.feeds.count)) feeds")</summary>
+            <summary>\(summary.feedCount > limit ? "Show the first \(PageText.grouped(Swift.max(0, limit))) of \(PageText.grouped(summary.feedCount)) feeds" : "Show all \(PageText.grouped(summary.feedCount)) feeds")</summary>
             <div class="scroll" role="region" aria-label="All feeds" tabindex="0">
             <table class="compact">
             <thead><tr><th scope="col">Feed</th><th scope="col">State</th><th scope="col" class="num">Items</th><th scope="col">Last success</th></tr></thead>
@@ -32,9 +32,9 @@ enum AllFeedsSection {
             html += "<td>\(health.lastSuccess.map(PageText.time) ?? "never")</td></tr>\n"
         }
         html += "</tbody>\n</table>\n</div>\n"
-        if summary.feeds.count > limit {
+        if summary.feedCount > limit {
             html += "<p>The first \(PageText.grouped(Swift.max(0, limit))) are listed; <code>rss-feeds list</code> and the catalog's pages "
-                + "(<a href=\"manifest.json\">manifest</a>, <code>catalog_index</code>) list all \(PageText.grouped(summary.feeds.count)).</p>\n"
+                + "(<a href=\"manifest.json\">manifest</a>, <code>catalog_index</code>) list all \(PageText.grouped(summary.feedCount)).</p>\n"
         }
         return html + "</details>\n</section>\n"
     }

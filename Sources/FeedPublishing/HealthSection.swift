@@ -27,7 +27,7 @@ enum HealthSection {
         if let oldest = summary.oldestSuccess {
             html += "<p class=\"meta\">Oldest last success of a live feed: \(PageText.time(oldest)).</p>\n"
         }
-        html += AgeChart.figure(AgeChart.buckets(summary.feeds, now: now))
+        html += AgeChart.figure(AgeChart.buckets(summary, now: now))
         html += "</section>\n"
         html += attention(summary.feeds.filter { $0.state == .failing || $0.state == .gone }, feeds: feeds, now: now, limit: limit)
         return html

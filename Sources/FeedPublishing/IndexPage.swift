@@ -30,7 +30,7 @@ enum IndexPage {
             <body>
             <header>
             <h1>\(title)</h1>
-            <p class="meta">\(PageText.grouped(summary.feeds.count)) feeds · published \(PageText.time(now)) · <a href="atom.xml">Atom feed</a> · <a href="manifest.json">manifest</a></p>
+            <p class="meta">\(PageText.grouped(summary.feedCount)) feeds · published \(PageText.time(now)) · <a href="atom.xml">Atom feed</a> · <a href="manifest.json">manifest</a></p>
             </header>
             <nav aria-label="Sections">
             <ul><li><a href="#health">Health</a></li><li><a href="#failing">Failing feeds</a></li><li><a href="#entries">Newest entries</a></li><li><a href="#feeds">All feeds</a></li></ul>

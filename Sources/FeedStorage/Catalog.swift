@@ -69,6 +69,7 @@ public final class Catalog: Sendable {
         try StorageError.wrap(path, "migrating") {
             try queue.inDatabase { db in try CatalogSchema.generation.refuseNewer(db, path: path) }
             try CatalogSchema.migrator().migrate(queue)
+            try queue.inDatabase { db in try CatalogHealthReading.createIndexes(db) }
         }
         repairs = try StorageError.wrap(path, "repairing values") { try queue.inDatabase { db in try CatalogValues.repair(db) } }
         self.queue = queue

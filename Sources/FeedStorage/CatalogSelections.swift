@@ -70,18 +70,22 @@ extension Catalog {
     }
 
     /// Every feed's ``FeedHealth``, from the few columns it rests on: the same summary as
-    /// ``FeedHealthSummary/init(_:)`` over every whole record, in a fraction of the time.
+    /// ``FeedHealthSummary/init(_:listing:)`` over every whole record, in a fraction of the time.
+    /// With the catalog's health indexes, only the feeds not plainly ok are read whole
+    /// (``CatalogHealthReading``); without them, every feed's columns:
     ///
     /// Stepped through SQLite's C API (``DirectStatement/forEachRow(_:in:_:)``), each feed put
     /// in its attention order as it is read: at a million feeds, reading through GRDB's rows (a
     /// generic decoding per column) and ordering the feeds afterwards were a third of a one-feed
     /// publication (issue 51).
-    public func healthSummary() throws(StorageError) -> FeedHealthSummary {
+    public func healthSummary(listing: Int = FeedHealthSummary.everyFeed) throws(StorageError) -> FeedHealthSummary {
         try StorageError.wrap(path, "reading feeds' health") {
             try queue.inDatabase { db in
+                if let summary = try CatalogHealthReading.summary(db, listing: listing) { return summary }
                 var ordering = FeedHealthSummary.AttentionOrdering()
-                try DirectStatement.forEachRow(try db.makeStatement(sql: Self.selectHealth), in: db) { ordering.add(Self.health($0)) }
-                return FeedHealthSummary(attentionOrdered: ordering.ordered())
+                let every = Self.selectHealth(from: "feeds LEFT JOIN fetch_state ON fetch_state.feedid = feeds.feedid", orderBy: "feeds.feedid")
+                try DirectStatement.forEachRow(try db.makeStatement(sql: every), in: db) { ordering.add(Self.health($0)) }
+                return FeedHealthSummary(attentionOrdered: ordering.ordered(), listing: listing)
             }
         }
     }
@@ -92,7 +96,8 @@ extension Catalog {
     /// before `fetch_state`): looked up only then, as GRDB would read the column as absent (not
     /// an integer, nor a real within Int64's range). A join on it for every row was half the
     /// statement's time at a million feeds.
-    private static let selectHealth = """
+    static func selectHealth(from source: String, where condition: String? = nil, orderBy: String) -> String {
+        """
         SELECT feeds.feedid, fetch_state.gone, fetch_state.consecutive_errors, fetch_state.last_error_kind,
             fetch_state.last_attempt_unix_time, fetch_state.next_attempt_unix_time, fetch_state.last_success_unix_time,
             CASE WHEN typeof(fetch_state.last_success_unix_time) = 'integer'
@@ -103,17 +108,16 @@ extension Catalog {
                 ELSE (SELECT when_unix_time FROM last_update WHERE last_update.feedid = feeds.feedid)
             END,
             fetch_state.last_error
-        FROM feeds
-        LEFT JOIN fetch_state ON fetch_state.feedid = feeds.feedid
-        ORDER BY feeds.feedid
-        """
+        FROM \(source)
+        """ + (condition.map { "\nWHERE \($0)" } ?? "") + "\nORDER BY \(orderBy)"
+    }
 
     /// A value of the wrong type reads as absent (its column's default), as ``feed(_:)`` reads
     /// it (``StoredValue/read(_:_:as:)``: GRDB's conversion, NULL and a failed one both `nil`):
     /// each column read as GRDB reads a row's value (``DatabaseValue/init(sqliteStatement:index:)``)
     /// and converted by GRDB's own conversion for the type, named, not through a generic
     /// decoder (a million rows spent most of their time looking up generic metadata).
-    private static func health(_ handle: OpaquePointer) -> FeedHealth {
+    static func health(_ handle: OpaquePointer) -> FeedHealth {
         let raw = { (index: Int32) -> DatabaseValue in DatabaseValue(sqliteStatement: handle, index: index) }
         let kind = String.fromDatabaseValue(raw(3))
         return FeedHealth(

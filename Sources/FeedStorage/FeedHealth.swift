@@ -108,11 +108,22 @@ public struct FeedHealth: Sendable, Equatable {
     }
 }
 
-/// Every feed's ``FeedHealth`` and the counts built on them: what the health page shows and
-/// the metrics export, computed once from the catalog's rows.
+/// Every feed's ``FeedHealth`` as far as a page reads it, and the counts built on them: what
+/// the health page shows and the metrics export, computed once from the catalog's rows.
+///
+/// Why not every feed: at a million feeds, making each ok feed's ``FeedHealth`` was most of
+/// the reading, and the page lists at most a few hundred of them (issue 51). Every feed that is
+/// not ok is kept (the page's failing table and the counts need them); ok feeds only as far as
+/// `listing` asks; every feed is counted, and its last success kept for the age chart.
 public struct FeedHealthSummary: Sendable, Equatable {
-    /// Every feed, in ``FeedHealth/attentionOrder(_:_:)``.
+    /// In ``FeedHealth/attentionOrder(_:_:)``: every feed not ok, then the first ok ones
+    /// (by feedid), at most `listing` of them.
     public let feeds: [FeedHealth]
+    /// Every feed counted, ok or not.
+    public let feedCount: Int
+    /// Every feed's last success that has one (each feed once, in no given order): what the age
+    /// chart is drawn from.
+    public let lastSuccesses: [Int64]
     /// Feeds per state, in ``FeedHealth/State/allCases`` order, 0 included.
     public let byState: [(state: FeedHealth.State, count: Int)]
     /// Feeds in state `failing` per failure kind, in ``FailureKind/allCases`` order, 0 included
@@ -122,26 +133,43 @@ public struct FeedHealthSummary: Sendable, Equatable {
     /// live feed is (gone feeds are left out: they will not come back). Nil when none has one.
     public let oldestSuccess: Int64?
 
-    public init(_ catalogFeeds: [CatalogFeed]) {
-        self.init(health: catalogFeeds.map(FeedHealth.init))
+    /// The ok feeds kept when no number is asked for: every one.
+    public static let everyFeed = Int.max
+
+    public init(_ catalogFeeds: [CatalogFeed], listing: Int = everyFeed) {
+        self.init(health: catalogFeeds.map(FeedHealth.init), listing: listing)
     }
 
     /// From each feed's health, in any order (in feedid order, only the failing feeds are
     /// sorted: the others' attention order is by state, then feedid).
-    public init(health: [FeedHealth]) {
-        self.init(attentionOrdered: Self.attentionOrdered(health))
+    public init(health: [FeedHealth], listing: Int = everyFeed) {
+        self.init(attentionOrdered: Self.attentionOrdered(health), listing: listing)
     }
 
     /// From feeds already in ``FeedHealth/attentionOrder(_:_:)``.
-    init(attentionOrdered feeds: [FeedHealth]) {
-        self.feeds = feeds
+    init(attentionOrdered feeds: [FeedHealth], listing: Int = everyFeed) {
         var tally = FeedStateTally()
-        for feed in feeds { tally.add(feed.state, kind: feed.failureKind, lastSuccess: feed.lastSuccess) }
+        var lastSuccesses: [Int64] = []
+        lastSuccesses.reserveCapacity(feeds.count)
+        for feed in feeds {
+            tally.add(feed.state, kind: feed.failureKind, lastSuccess: feed.lastSuccess)
+            if let success = feed.lastSuccess { lastSuccesses.append(success) }
+        }
+        let notOK = feeds.prefix { $0.state != .ok }.count
+        let kept = Swift.min(feeds.count, notOK + Swift.max(0, Swift.min(listing, feeds.count - notOK)))
+        self.init(leading: Array(feeds.prefix(kept)), feedCount: feeds.count, lastSuccesses: lastSuccesses, tally: tally)
+    }
+
+    /// From the feeds kept (in attention order), the count of all, their last successes and
+    /// the tally of all.
+    init(leading: [FeedHealth], feedCount: Int, lastSuccesses: [Int64], tally: FeedStateTally) {
+        feeds = leading
+        self.feedCount = feedCount
+        self.lastSuccesses = lastSuccesses
         byState = FeedHealth.State.allCases.map { ($0, tally.byState[$0] ?? 0) }
         failingByKind = FailureKind.allCases.map { ($0, tally.failingByKind[$0] ?? 0) }
         oldestSuccess = tally.oldestSuccess
     }
-
     private static func attentionOrdered(_ health: [FeedHealth]) -> [FeedHealth] {
         guard zip(health, health.dropFirst()).allSatisfy({ $0.feedID < $1.feedID }) else {
             return health.sorted(by: FeedHealth.attentionOrder)
@@ -181,10 +209,12 @@ public struct FeedHealthSummary: Sendable, Equatable {
         byState.first { $0.state == state }?.count ?? 0
     }
 
-    /// Equal when the feeds and the oldest success are: the counts are computed from the
-    /// feeds alone (and, as arrays of tuples, cannot be compared by themselves).
+    /// Equal when the feeds kept, the counts, the oldest success and the last successes (in
+    /// any order) are (the counts, as arrays of tuples, cannot be compared by themselves).
     public static func == (a: Self, b: Self) -> Bool {
-        a.feeds == b.feeds && a.oldestSuccess == b.oldestSuccess
+        a.feeds == b.feeds && a.feedCount == b.feedCount && a.oldestSuccess == b.oldestSuccess
+            && a.byState.map(\.count) == b.byState.map(\.count) && a.failingByKind.map(\.count) == b.failingByKind.map(\.count)
+            && a.lastSuccesses.sorted() == b.lastSuccesses.sorted()
     }
 }
 

@@ -46,6 +46,9 @@ struct CatalogSelectionsTests {
             try db.execute(sql: "UPDATE fetch_state SET gone = 'yes' WHERE feedid = ?", arguments: [ids[4]])
             try db.execute(sql: "UPDATE about SET title = 42 WHERE feedid = ?", arguments: [ids[5]])
             try db.execute(sql: "DELETE FROM fetch_state WHERE feedid = ?", arguments: [ids[6]])
+            // Rows of no listed feed: one that reads as ok, one failing. Neither is counted.
+            try db.execute(sql: "INSERT INTO fetch_state (feedid, last_attempt_unix_time, last_success_unix_time) VALUES (1000001, 5, 5)")
+            try db.execute(sql: "INSERT INTO fetch_state (feedid, consecutive_errors, last_error_kind) VALUES (1000002, 3, 'dns')")
             // Reals: GRDB truncates one within Int64's range and reads any other as absent
             // (then `last_update` stands in for the last success); a real flag is true unless 0.
             let reals: [(column: String, value: Double)] = [
@@ -76,6 +79,60 @@ struct CatalogSelectionsTests {
         // In any order, the same attention order.
         let shuffled = whole.feeds.shuffled(using: &random)
         #expect(FeedHealthSummary(health: shuffled) == whole)
+        #expect(whole.feedCount == 300 && whole.feeds.count == 300)
+    }
+
+    /// Read through the health indexes (the feeds not plainly ok whole, the others by feedid and
+    /// last success), the summary keeping a few ok feeds is the one every whole record gives;
+    /// without the indexes (a catalog this Feedmill has not opened for writing), too.
+    @Test(arguments: [0, 3, 40, 1_000])
+    func theHealthIndexesSayWhatWholeRecordsSay(listing: Int) throws {
+        var random = SeededGenerator.announced()
+        let harness = try catalog(300, random: &random)
+        let whole = FeedHealthSummary(try harness.catalog.feeds(), listing: listing)
+        let queue = try DatabaseQueue(path: harness.catalog.path)
+        let indexed = try queue.read { db in try CatalogHealthReading.summary(db, listing: listing) }
+        #expect(indexed == whole)
+        #expect(try harness.catalog.healthSummary(listing: listing) == whole)
+        let notOK = 300 - whole.count(.ok)
+        #expect(whole.feeds.count == notOK + Swift.min(listing, whole.count(.ok)))
+        #expect(whole.feedCount == 300)
+
+        try queue.write { db in
+            try db.execute(sql: "DROP INDEX \(CatalogHealthReading.settledIndex); DROP INDEX \(CatalogHealthReading.unsettledIndex)")
+        }
+        #expect(try queue.read { db in try CatalogHealthReading.summary(db, listing: listing) } == nil)
+        #expect(try Catalog(readingAt: harness.catalog.path).healthSummary(listing: listing) == whole)
+        // Opened for writing, the catalog has them again.
+        _ = try Catalog(path: harness.catalog.path)
+        #expect(try queue.read { db in try CatalogHealthReading.hasIndexes(db) })
+    }
+
+    /// The settled index holds only rows whose every value says ok; a row changed to failing
+    /// leaves it (SQLite keeps a partial index as the rows change, whoever writes them).
+    @Test func aFeedThatStartsFailingLeavesTheSettledIndex() throws {
+        let harness = try Harness()
+        let ids = try harness.add(["https://a.example/1.xml", "https://a.example/2.xml"])
+        for id in ids {
+            var feed = try harness.feed(id)
+            feed.state.lastAttempt = 10
+            feed.state.lastSuccess = 10
+            try harness.catalog.save(feed)
+        }
+        let queue = try DatabaseQueue(path: harness.catalog.path)
+        func settled() throws -> [Int64] {
+            try queue.read { db in
+                try Int64.fetchAll(db, sql: "SELECT feedid FROM fetch_state INDEXED BY \(CatalogHealthReading.settledIndex) WHERE \(CatalogHealthReading.settled)")
+            }
+        }
+        #expect(try settled() == ids)
+        var failing = try harness.feed(ids[1])
+        failing.state.consecutiveErrors = 1
+        failing.state.lastErrorKind = .timeout
+        try harness.catalog.save(failing)
+        #expect(try settled() == [ids[0]])
+        let summary = try harness.catalog.healthSummary(listing: 0)
+        #expect(summary.feeds.map(\.feedID) == [ids[1]] && summary.count(.failing) == 1 && summary.count(.ok) == 1)
     }
 
     /// A failing feed that never succeeded comes before one whose last success is stored as

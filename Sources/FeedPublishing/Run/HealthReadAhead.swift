@@ -19,8 +19,9 @@ final class HealthReadAhead: @unchecked Sendable {
     private var result: Result<FeedHealthSummary, StorageError>?
     private var waited = false
 
-    /// Starts reading the catalog at `path` (opened for reading, as the publisher opens it).
-    init(catalogAt path: String) {
+    /// Starts reading the catalog at `path` (opened for reading, as the publisher opens it),
+    /// keeping `listing` ok feeds (``FeedHealthSummary``).
+    init(catalogAt path: String, listing: Int = FeedHealthSummary.everyFeed) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             defer { done.signal() }
             do throws(StorageError) {
@@ -29,7 +30,7 @@ final class HealthReadAhead: @unchecked Sendable {
                     reading = catalog
                     return !cancelled
                 }) else { return }
-                result = .success(try catalog.healthSummary())
+                result = .success(try catalog.healthSummary(listing: listing))
             } catch {
                 result = .failure(error)
             }

@@ -45,9 +45,9 @@ extension PublishRun {
     /// the few columns it rests on (the same summary, ``Catalog/healthSummary()``), as read
     /// ahead when it was.
     func health(of feeds: CatalogFeeds, readAhead: HealthReadAhead? = nil) throws(PublishError) -> FeedHealthSummary {
-        if feeds.complete { return FeedHealthSummary(feeds.all) }
+        if feeds.complete { return FeedHealthSummary(feeds.all, listing: configuration.listedFeeds) }
         // Read ahead, unless it was cancelled or failed (then read here, where a failure is the run's).
         if let summary = readAhead?.summaryIfRead() { return summary }
-        return try rethrowing(try catalog.healthSummary(), as: PublishError.storage)
+        return try rethrowing(try catalog.healthSummary(listing: configuration.listedFeeds), as: PublishError.storage)
     }
 }

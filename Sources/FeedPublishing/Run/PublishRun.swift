@@ -62,7 +62,7 @@ public struct PublishRun: Sendable {
         defer { withExtendedLifetime(lock) {} }
         // Every feed's health, read beside the rest from the start (``HealthReadAhead``): only a
         // run of every feed that may follow the change log reads it from the catalog.
-        let healthAhead = shard.isAll && !recover && !configuration.full ? HealthReadAhead(catalogAt: catalog.path) : nil
+        let healthAhead = shard.isAll && !recover && !configuration.full ? HealthReadAhead(catalogAt: catalog.path, listing: configuration.listedFeeds) : nil
         defer {
             healthAhead?.cancel()
             healthAhead?.wait()
@@ -124,7 +124,7 @@ public struct PublishRun: Sendable {
                 publication.next = publication.previous
                 if publication.previous.atom == nil {
                     let own = catalogFeeds.complete
-                        ? FeedHealthSummary(catalogFeeds.all.filter { ownIDs.contains($0.feedID) }) : try health(of: catalogFeeds, readAhead: healthAhead)
+                        ? FeedHealthSummary(catalogFeeds.all.filter { ownIDs.contains($0.feedID) }, listing: configuration.listedFeeds) : try health(of: catalogFeeds, readAhead: healthAhead)
                     try writeAggregates(health: own, &publication)
                 } else {
                     healthAhead?.cancel()
