@@ -47,6 +47,8 @@ struct ManifestStore {
         var repair: Set<Int64> = []
         /// The intent there could not be read: every pointer of the shard is rewritten.
         var repairAll = false
+        /// The intent of the committed publication, when it says its pages are still to write.
+        var pagesPending: PublishIntent?
         /// `--recover`: what was adopted and what was left alone.
         var recovery: [String] = []
         /// Versioned files here the publication cannot vouch for: left alone, never removed.
@@ -291,6 +293,8 @@ struct ManifestStore {
         let entry = start.shardEntry(shard)
         if entry?.generation != intent.generation || entry?.publication != intent.publication {
             start.repair = Set(intent.feeds)
+        } else if intent.pagesWritten != true {
+            start.pagesPending = intent
         }
     }
 

@@ -16,7 +16,7 @@ struct PublishInterruptionTests {
     /// pointer's usable entry, PublicationReader), and as the publisher does: the record the
     /// root names, and every file it names (snapshot, earlier version, delta, the pointer's
     /// previous entry, catalog) missing or not the bytes it says.
-    private func problems(in directory: String) -> [String] {
+    static func problems(in directory: String) -> [String] {
         let manifest: Manifest
         do {
             manifest = try PublicationReader.record(directory)
@@ -77,7 +77,7 @@ struct PublishInterruptionTests {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             if process.terminationReason == .uncaughtSignal { killed += 1 }
-            #expect(problems(in: run.out).isEmpty, "round \(round): \(problems(in: run.out))")
+            #expect(Self.problems(in: run.out).isEmpty, "round \(round): \(Self.problems(in: run.out))")
             let now = try PublishHarnessReader.manifest(run.out).generation
             #expect(now == generation || now == generation + 1, "round \(round): the previous publication or the next, generation \(now)")
             generation = now
@@ -88,7 +88,7 @@ struct PublishInterruptionTests {
         }
         let last = try run.publishAll()
         #expect(last.status == 0, "\(last.stderr)")
-        #expect(problems(in: run.out).isEmpty, "\(problems(in: run.out))")
+        #expect(Self.problems(in: run.out).isEmpty, "\(Self.problems(in: run.out))")
         let manifest = try PublishHarnessReader.manifest(run.out)
         #expect(manifest.feeds.count == 30)
         for feed in manifest.feeds {

@@ -53,14 +53,15 @@ struct PublicationTargetTests {
         #expect(target.read("atom.xml").map { String(decoding: $0, as: UTF8.self).contains("Entry 3") } == true)
         #expect(target.read("index.html") != nil)
         // Every file the root names, directly or through a pointer, was put before it; only the
-        // stable names and the pages after.
+        // stable names, the pages and the intent saying the pages are written after.
         let puts = target.events.compactMap { if case .put(let name) = $0 { return name } else { return nil } }
         let manifestAt = try #require(puts.firstIndex(of: "manifest.json"))
         let record = try #require(try root(target).shards["1/1"]?.record)
         let named = manifest.feeds.map(\.file) + [catalog.file, record, ".feedmill-intent.1of1.json"]
             + manifest.feeds.map { "feed_\($0.feedID).json" } + (manifest.feedPages ?? []).map(\.file)
         #expect(named.allSatisfy { (puts.firstIndex(of: $0) ?? .max) < manifestAt })
-        #expect(Set(puts[(manifestAt + 1)...]) == Set(["all_feeds.sqlite", "atom.xml", "index.html"] + manifest.feeds.map(\.name)))
+        #expect(Set(puts[(manifestAt + 1)...]) == Set(["all_feeds.sqlite", "atom.xml", "index.html", ".feedmill-intent.1of1.json"] + manifest.feeds.map(\.name)))
+        #expect(puts.lastIndex(of: ".feedmill-intent.1of1.json")! > puts.lastIndex(of: "index.html")!, "the pages are said written once they are")
         #expect(!FileManager.default.fileExists(atPath: publish.outPath + "/never-created"), "no directory was touched")
     }
 

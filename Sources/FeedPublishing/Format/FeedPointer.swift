@@ -112,6 +112,17 @@ public struct PublishIntent: Codable, Equatable, Sendable {
     public var generation: Int
     public var publication: String
     public var feeds: [Int64]
+    /// Set once the committed publication's `atom.xml` and `index.html` are written: the
+    /// intent of a committed publication without it makes the next run write them, whatever
+    /// else changed (a run that failed between the root and the pages left them behind; issue 52).
+    public var pagesWritten: Bool?
+
+    public init(generation: Int, publication: String, feeds: [Int64], pagesWritten: Bool? = nil) {
+        self.generation = generation
+        self.publication = publication
+        self.feeds = feeds
+        self.pagesWritten = pagesWritten
+    }
 
     public func encoded() throws(PublishError) -> [UInt8] {
         try PublicationJSON.encode(self, what: "the intent")

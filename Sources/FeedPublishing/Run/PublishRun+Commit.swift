@@ -69,6 +69,7 @@ extension PublishRun {
         }
         let intent = PublishIntent(generation: generation, publication: publicationID, feeds: pointers.sorted())
         try target.put(try intent.encoded(), as: PublishedName.intent(shard).fileName)
+        publication.intent = intent
 
         // 6. The pointers, each with its new entry and the last committed one.
         for feed in next.feeds where pointers.contains(feed.feedID) {
@@ -101,7 +102,13 @@ extension PublishRun {
                 publication.committedRoot = root
                 break
             } catch {
-                guard case .rootChanged = error, attempt < Self.commitAttempts else { throw error }
+                guard case .rootChanged = error else {
+                    // Failed once the root was in place (the sync of its directory): the root
+                    // names this publication, so nothing it wrote may be taken back (issue 52).
+                    if (try? target.readRoot(Self.manifestName))?.0 == bytes { publication.written.keepAll() }
+                    throw error
+                }
+                guard attempt < Self.commitAttempts else { throw error }
                 let (rereadBytes, version) = try target.readRoot(Self.manifestName)
                 guard let rereadBytes, case .root(let reread) = ManifestStore.decodeRoot(rereadBytes),
                     reread.shards[shard.label] == publication.start.root?.shards[shard.label]

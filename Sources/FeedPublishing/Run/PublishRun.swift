@@ -119,13 +119,17 @@ public struct PublishRun: Sendable {
                 try commit(store, allFeeds: allFeeds, &publication)
                 let others = shard.isAll ? [] : otherShardsFeeds(store, root: publication.committedRoot)
                 try writeAggregates(health: try health(of: catalogFeeds, readAhead: healthAhead), others: others, refreshed: refreshed, &publication)
+                try markPagesWritten(&publication)
                 removeRetired(store, &publication)
             } else {
                 publication.next = publication.previous
-                if publication.previous.atom == nil {
+                if publication.previous.atom == nil || start.pagesPending != nil {
                     let own = catalogFeeds.complete
                         ? FeedHealthSummary(catalogFeeds.all.filter { ownIDs.contains($0.feedID) }, listing: configuration.listedFeeds) : try health(of: catalogFeeds, readAhead: healthAhead)
-                    try writeAggregates(health: own, &publication)
+                    let others = shard.isAll ? [] : otherShardsFeeds(store, root: start.root)
+                    try writeAggregates(health: own, others: others, &publication)
+                    publication.intent = start.pagesPending
+                    try markPagesWritten(&publication)
                 } else {
                     healthAhead?.cancel()
                 }
@@ -139,6 +143,14 @@ public struct PublishRun: Sendable {
         publication.report.catalogRecordsRead = catalogFeeds.recordsRead
         publication.report.duration = (ContinuousClock.now - started).inSeconds
         return publication.report
+    }
+
+    /// The intent written again saying the pages are written: until then the next run writes
+    /// them, even when nothing else is due (issue 52).
+    private func markPagesWritten(_ publication: inout Publication) throws(PublishError) {
+        guard var intent = publication.intent else { return }
+        intent.pagesWritten = true
+        try target.put(try intent.encoded(), as: PublishedName.intent(shard).fileName)
     }
 
     /// The change log's mark and the feeds still to read, for the next record. A publication of
@@ -268,6 +280,9 @@ struct Publication {
     var rootCatalog: RootCatalog?
     /// The root this publication committed.
     var committedRoot: PublicationRoot?
+    /// The intent this publication wrote (or the committed one whose pages are pending):
+    /// written again once the pages are, saying so.
+    var intent: PublishIntent?
     /// The names there: the start's listing, with what this publication put since.
     var present: Set<String>
     /// The catalog's feeds of this shard (the names of the others' are never retired here).

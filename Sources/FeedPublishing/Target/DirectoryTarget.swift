@@ -237,7 +237,14 @@ public struct DirectoryTarget: PublicationTarget {
         let temporary = link + ".tmp-\(getpid())"
         unlink(temporary)
         if Glibc.link(target, temporary) == 0 {
-            try DurableFiles.rename(temporary, to: link, flushing: .later)
+            do throws(FileError) {
+                try DurableFiles.rename(temporary, to: link, flushing: .later)
+            } catch {
+                // The temporary link is this call's own: a failed rename must not leave it in
+                // the publication until some later one changes that content (issue 52).
+                unlink(temporary)
+                throw error
+            }
         } else {
             guard let bytes = FileManager.default.contents(atPath: target) else {
                 throw FileError(path: target, message: "cannot read to publish as \(name)")

@@ -1,0 +1,111 @@
+import FeedBasics
+import FeedPublishing
+import Foundation
+import PipelineTestSupport
+import TestSupport
+import Testing
+
+/// `rss-publish` with one I/O call failing, each in turn (issue 52), as SQLite's test harness
+/// fails its own: `Scripts/faults/shim.c`, loaded with `LD_PRELOAD`, fails the N-th open,
+/// write, sync, rename, unlink, link, truncate or mkdir under the output directory. After
+/// each: the run ends by itself (no signal), the previous publication or the new one is whole
+/// for clients, and the next plain run, without faults, gives what a run that met no fault
+/// gives: the same record, the same pages, no temporary left.
+@Suite("rss-publish with an I/O call failing", .serialized)
+struct PublishFaultTests {
+    static let now = ["--now", "1800000000"]
+
+    /// The shim, built once per test process with the toolchain's C compiler.
+    static let shim: Result<String, any Error> = Result {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Scripts/faults/shim.c").standardized.path
+        let library = FileManager.default.temporaryDirectory.appendingPathComponent("feedmill-fault-shim-\(getpid()).so").path
+        let compiler = ["/usr/bin/cc", "/opt/swift/usr/bin/clang"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/cc"
+        let built = try runToCompletion(compiler, ["-shared", "-fPIC", "-O2", "-o", library, source, "-ldl"])
+        guard built.status == 0 else { throw ShimNotBuilt(message: "\(source) does not compile: \(built.stderr)") }
+        return library
+    }
+
+    struct ShimNotBuilt: Error { let message: String }
+
+    /// What a publication is to a client and to the next run: the record's feeds and the pages.
+    struct Outcome: Equatable {
+        var feeds: [String]
+        var atom: Data?
+        var index: Data?
+
+        init(_ directory: String) throws {
+            feeds = try PublicationReader.record(directory).feeds.map { "\($0.feedID) \($0.sha256)" }
+            atom = FileManager.default.contents(atPath: directory + "/atom.xml")
+            index = FileManager.default.contents(atPath: directory + "/index.html")
+        }
+    }
+
+    private func copy(_ from: String, to: String) throws {
+        try? FileManager.default.removeItem(atPath: to)
+        let copied = try runToCompletion("/bin/cp", ["-a", from, to])
+        #expect(copied.status == 0, "\(copied.stderr)")
+    }
+
+    private func leftovers(_ directory: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".tmp-") || $0.hasPrefix(".feedmill-scratch.") }
+    }
+
+    @Test(arguments: [EIO, ENOSPC])
+    func everyFailedCallOfALaterPublicationLeavesItWholeAndTheNextRunConverges(errno failing: Int32) throws {
+        let library = try Self.shim.get()
+        let run = try BinaryRun(feeds: 4, items: 2)
+        #expect(try run.createAll().status == 0)
+        #expect(try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out] + Self.now).status == 0)
+        for feed in 1...2 {
+            try ChangedFeed(path: run.data + "/feed_\(feed).sqlite").upsert([entry("fault-\(feed)")], now: 5_000)
+        }
+        // The state every point starts from, and what a run that meets no fault makes of it.
+        let base = run.root.url.path
+        try copy(run.data, to: base + "/data-before")
+        try copy(run.out, to: base + "/out-before")
+        let counted = base + "/calls"
+        let clean = try run.publish.runCapturing(
+            ["--data-dir", run.data, "--out", run.out] + Self.now,
+            environment: ["LD_PRELOAD": library, "FEEDMILL_FAULT_UNDER": run.out, "FEEDMILL_FAULT_AT": "0", "FEEDMILL_FAULT_COUNT_TO": counted])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        let expected = try Outcome(run.out)
+        let calls = Int((try String(contentsOfFile: counted, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(calls > 20, "the shim saw the publication's calls (\(calls))")
+
+        // Every point when there are few, evenly spread otherwise: a bounded sweep for CI.
+        let points = Array(stride(from: 1, through: calls, by: max(1, calls / 60)))
+        var failedRuns = 0
+        for point in points {
+            try copy(base + "/data-before", to: run.data)
+            try copy(base + "/out-before", to: run.out)
+            let process = try run.publish.start(
+                ["--data-dir", run.data, "--out", run.out] + Self.now,
+                environment: ["LD_PRELOAD": library, "FEEDMILL_FAULT_UNDER": run.out, "FEEDMILL_FAULT_AT": "\(point)",
+                    "FEEDMILL_FAULT_ERRNO": "\(failing)"],
+                captureOutput: true)
+            let output = Output(process)
+            process.waitUntilExit()
+            let faulted = (status: process.terminationStatus, stderr: output.stderr())
+            #expect(process.terminationReason == .exit, "call \(point): ended by signal \(faulted.status): \(faulted.stderr)")
+            if faulted.status != 0 {
+                failedRuns += 1
+                #expect(!faulted.stderr.isEmpty, "call \(point): a failed run says why")
+            }
+            let whole = PublishInterruptionTests.problems(in: run.out)
+            #expect(whole.isEmpty, "call \(point): after the failure, the publication clients read: \(whole)\n\(faulted.stderr)")
+
+            let again = try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out] + Self.now)
+            #expect(again.status == 0, "call \(point): the next plain run completes by itself: \(again.stderr)\n(after: \(faulted.stderr))")
+            let converged = PublishInterruptionTests.problems(in: run.out)
+            #expect(converged.isEmpty, "call \(point): after the next run: \(converged)")
+            let outcome = try? Outcome(run.out)
+            #expect(outcome?.feeds == expected.feeds, "call \(point): the next run publishes what a run without faults does\n\(faulted.stderr)")
+            #expect(outcome?.atom == expected.atom, "call \(point): atom.xml as without faults\n\(faulted.stderr)")
+            #expect(outcome?.index == expected.index, "call \(point): index.html as without faults\n\(faulted.stderr)")
+            let left = try leftovers(run.out)
+            #expect(left.isEmpty, "call \(point): no temporary left: \(left)")
+        }
+        #expect(failedRuns > points.count / 2, "most points really failed the run (\(failedRuns) of \(points.count))")
+    }
+}
