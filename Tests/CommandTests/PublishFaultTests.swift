@@ -51,8 +51,12 @@ struct PublishFaultTests {
         try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".tmp-") || $0.hasPrefix(".feedmill-scratch.") }
     }
 
-    @Test(arguments: [EIO, ENOSPC])
-    func everyFailedCallOfALaterPublicationLeavesItWholeAndTheNextRunConverges(errno failing: Int32) throws {
+    /// The errno, and whether every call from the chosen one on fails (a disk that stays full).
+    static let faults: [(errno: Int32, persistent: Bool)] = [(EIO, false), (ENOSPC, false), (ENOSPC, true)]
+
+    @Test(arguments: Self.faults)
+    func everyFailedCallOfALaterPublicationLeavesItWholeAndTheNextRunConverges(fault: (errno: Int32, persistent: Bool)) throws {
+        let failing = fault.errno
         let library = try Self.shim.get()
         let run = try BinaryRun(feeds: 4, items: 2)
         #expect(try run.createAll().status == 0)
@@ -82,7 +86,7 @@ struct PublishFaultTests {
             let process = try run.publish.start(
                 ["--data-dir", run.data, "--out", run.out] + Self.now,
                 environment: ["LD_PRELOAD": library, "FEEDMILL_FAULT_UNDER": run.out, "FEEDMILL_FAULT_AT": "\(point)",
-                    "FEEDMILL_FAULT_ERRNO": "\(failing)"],
+                    "FEEDMILL_FAULT_ERRNO": "\(failing)", "FEEDMILL_FAULT_PERSIST": fault.persistent ? "1" : "0"],
                 captureOutput: true)
             let output = Output(process)
             process.waitUntilExit()

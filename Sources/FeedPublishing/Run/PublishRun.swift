@@ -133,6 +133,10 @@ public struct PublishRun: Sendable {
                 } else {
                     healthAhead?.cancel()
                 }
+                // A run that met an error that persisted (a full disk) could not remove its
+                // temporaries: the next one does, even with nothing to publish (issue 52).
+                publication.report.filesRemoved = PublishedFiles.remove(
+                    PublishedFiles.staleTemporaries(among: start.listing, in: target).sorted(), in: target)
             }
         } catch {
             // A root changed underneath may name what this run skipped as already there: keep it all.
