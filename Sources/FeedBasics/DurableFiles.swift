@@ -68,12 +68,20 @@ public enum DurableFiles {
 
     /// Gives the written file `source` the name `destination` only if no file has that name:
     /// syncs it, links it (which fails rather than replace), drops the temporary name and
-    /// syncs the directory. On a file system without hard links, renames it after checking
+    /// syncs the directory. When the temporary name cannot be dropped, the link is taken back
+    /// and the error thrown: the file stays under `source` alone, for the caller to discard. On a file system without hard links, renames it after checking
     /// that the name is free.
     public static func moveIntoPlace(_ source: String, to destination: String) throws(FileError) {
         try sync(source)
         if link(source, destination) == 0 {
-            unlink(source)
+            guard unlink(source) == 0 else {
+                // Both names are one file: the name just linked is taken back (this call made
+                // it, and the file stays under `source`), so the caller's failure path starts
+                // from the temporary alone; ignored, the second name stayed for good (issue 52).
+                let error = failure(source, "cannot remove this temporary name after linking it as \(destination)")
+                unlink(destination)
+                throw error
+            }
         } else if errno == EEXIST {
             throw FileError(path: destination, message: "already exists; \(source) was not put in its place")
         } else {

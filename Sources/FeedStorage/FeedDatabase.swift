@@ -69,6 +69,7 @@ public final class FeedDatabase {
         }
         // SQLite would open it read-only without a word, and fail at the first write with its SQL.
         if let refusal = StorageError.notWritable(path) { throw refusal }
+        NewFeedFile.removeLinkLeftBeside(path)
         let queue = try Self.open(path, new: false)
         connection = queue
         if condition == .empty {

@@ -46,6 +46,20 @@ struct NewFeedFile {
         try StorageError.files { () throws(FileError) in try DurableFiles.moveIntoPlace(temporaryPath, to: finalPath) }
     }
 
+    /// Removes the temporary name of the database now at `finalPath` when it is still a link
+    /// to it: its removal failed just after the database was linked into place (an I/O error;
+    /// issue 52). Both names are one file, so removing this one deletes nothing; any other
+    /// file with that name is left for the next creation to set aside.
+    static func removeLinkLeftBeside(_ finalPath: String) {
+        let temporary = NewFeedFile(finalPath: finalPath).temporaryPath
+        var left = stat()
+        var placed = stat()
+        guard lstat(temporary, &left) == 0, lstat(finalPath, &placed) == 0, (left.st_mode & S_IFMT) == S_IFREG,
+            left.st_dev == placed.st_dev, left.st_ino == placed.st_ino
+        else { return }
+        unlink(temporary)
+    }
+
     /// Deletes the temporary file: this process created it, and nothing committed is in it.
     func discard() {
         unlink(temporaryPath)

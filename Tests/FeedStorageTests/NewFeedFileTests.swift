@@ -52,6 +52,27 @@ struct NewFeedFileTests {
         #expect(try names(in: directory).isEmpty)
     }
 
+    /// A temporary name whose removal failed right after the link put the database in place
+    /// (an I/O error, issue 52) is the database itself under a second name: the next open
+    /// removes that name, and nothing else; a different file there is left alone.
+    @Test func aTemporaryNameStillLinkedToTheDatabaseIsRemovedByTheNextOpen() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.path + "/feed_1.sqlite"
+        let identity = FeedIdentity(feedID: 1, originURL: "https://site.example/feed")
+        try FeedDatabase(path: path, identity: identity).upsert([entry("a")], now: 5_000)
+        #expect(link(path, path + ".new") == 0)
+        let database = try FeedDatabase(path: path, identity: identity)
+        #expect(try names(in: directory) == ["feed_1.sqlite"])
+        #expect(try database.upsert([entry("a"), entry("b")], now: 6_000) == UpsertSummary(inserted: 1, unchanged: 1))
+        #expect(try sqlite(path, "SELECT id FROM items ORDER BY id") == [["a"], ["b"]])
+
+        // Not the same file: not this open's to remove.
+        try Data("someone's file".utf8).write(to: URL(fileURLWithPath: path + ".new"))
+        _ = try FeedDatabase(path: path, identity: identity)
+        #expect(try names(in: directory) == ["feed_1.sqlite", "feed_1.sqlite.new"])
+        #expect(FileManager.default.contents(atPath: path + ".new") == Data("someone's file".utf8))
+    }
+
     /// What a run killed while writing a new feed leaves: kept for a person, out of the way.
     @Test func aTemporaryLeftByAKilledRunIsSetAsideNeverDeleted() throws {
         let directory = try TemporaryDirectory()

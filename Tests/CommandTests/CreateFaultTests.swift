@@ -1,0 +1,56 @@
+import FeedBasics
+import Foundation
+import PipelineTestSupport
+import TestSupport
+import Testing
+
+/// `rss-create` with the removal of a file failing (issue 52): a new feed database is written
+/// as `feed_<id>.sqlite.new`, linked to its name, and its temporary name removed. When that
+/// removal failed, the run said nothing and the second name to the live database stayed for
+/// good. Each removal of the run fails in turn, once and from then on (`Scripts/faults/shim.c`).
+@Suite("rss-create with a removal failing", .serialized)
+struct CreateFaultTests {
+    @Test(arguments: [false, true])
+    func aTemporaryNameThatCannotBeRemovedIsSaidAndNeverLeftLinkedToALiveDatabase(persistent: Bool) throws {
+        let library = try PublishFaultTests.shim.get()
+        let run = try BinaryRun(feeds: 4, items: 2)
+        let counted = run.root.url.path + "/calls"
+        let data = run.data
+        func faulted(_ point: Int) throws -> (status: Int32, stdout: String, stderr: String) {
+            try run.create.runCapturing(
+                ["--opml", run.server.baseURL + "/list.opml"] + run.options,
+                environment: ["LD_PRELOAD": library, "FEEDMILL_FAULT_UNDER": data, "FEEDMILL_FAULT_CALLS": "unlink",
+                    "FEEDMILL_FAULT_AT": "\(point)", "FEEDMILL_FAULT_PERSIST": persistent ? "1" : "0", "FEEDMILL_FAULT_COUNT_TO": counted])
+        }
+        #expect(try faulted(0).status == 0)
+        let calls = Int((try String(contentsOfFile: counted, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(calls >= 4, "a removal per new feed at least (\(calls))")
+        var said = 0
+        for point in 1...calls {
+            try FileManager.default.removeItem(atPath: data)
+            let created = try faulted(point)
+            if created.stderr.contains("cannot remove this temporary name") {
+                said += 1
+                #expect(created.stderr.contains("Input/output error"), "call \(point): the cause is said: \(created.stderr)")
+            }
+            // No second name of a live database, at any moment after the run.
+            for name in try FileManager.default.contentsOfDirectory(atPath: data) where name.hasSuffix(".sqlite.new") {
+                var left = stat(), live = stat()
+                let linked = lstat(data + "/" + name, &left) == 0 && lstat(data + "/" + String(name.dropLast(4)), &live) == 0
+                    && left.st_ino == live.st_ino
+                #expect(!linked || persistent, "call \(point): \(name) is still a name of the live database")
+            }
+            // The same command again, then the nightly update: every feed in place, nothing else.
+            let again = try run.createAll()
+            #expect(again.status == 0, "call \(point): \(again.stderr)")
+            let updated = try run.updateAll()
+            #expect(updated.status == 0, "call \(point): \(updated.stderr)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: data).filter { !$0.hasPrefix(".") }.sorted()
+            #expect(names == ["all_feeds.sqlite", "feed_1.sqlite", "feed_2.sqlite", "feed_3.sqlite", "feed_4.sqlite"], "call \(point): \(names)")
+            for feed in 1...4 {
+                #expect(try run.itemCount(feed) == 2, "call \(point): feed \(feed) has its own items")
+            }
+        }
+        #expect(said >= 4, "the failed removals were said (\(said) of \(calls))")
+    }
+}
