@@ -69,8 +69,8 @@ public enum DurableFiles {
     /// Gives the written file `source` the name `destination` only if no file has that name:
     /// syncs it, links it (which fails rather than replace), drops the temporary name and
     /// syncs the directory. When the temporary name cannot be dropped, the link is taken back
-    /// and the error thrown: the file stays under `source` alone, for the caller to discard. On a file system without hard links, renames it after checking
-    /// that the name is free.
+    /// and the error thrown: the file stays under `source` alone, for the caller to discard.
+    /// On a file system without hard links, renames it after checking that the name is free.
     public static func moveIntoPlace(_ source: String, to destination: String) throws(FileError) {
         try sync(source)
         if link(source, destination) == 0 {

@@ -68,25 +68,30 @@ enum CatalogHealthReading {
         lastSuccesses.reserveCapacity(settledIDs.count)
         var okIDs: [Int64] = [], withoutRow: [Int64] = []
         var decided: [FeedHealth] = []
-        var settledIndex = 0, unsettledIndex = 0, feedCount = 0
+        var settledAt = 0, unsettledAt = 0, feedCount = 0
+        // The settled feeds are all ok: counted here, added to the tally once.
+        var settledOK = 0
+        var oldestSettled: Int64?
         try DirectStatement.forEachRow(try db.makeStatement(sql: "SELECT feedid FROM feeds ORDER BY feedid"), in: db) { handle in
             let id = sqlite3_column_int64(handle, 0)
             feedCount += 1
-            while settledIndex < settledIDs.count, settledIDs[settledIndex] < id { settledIndex += 1 }
-            if settledIndex < settledIDs.count, settledIDs[settledIndex] == id {
-                let success = settledSuccesses[settledIndex]
-                tally.add(.ok, kind: nil, lastSuccess: success)
+            while settledAt < settledIDs.count, settledIDs[settledAt] < id { settledAt += 1 }
+            if settledAt < settledIDs.count, settledIDs[settledAt] == id {
+                let success = settledSuccesses[settledAt]
+                settledOK += 1
+                oldestSettled = Swift.min(oldestSettled ?? success, success)
                 lastSuccesses.append(success)
                 if okIDs.count < listing { okIDs.append(id) }
                 return
             }
-            while unsettledIndex < unsettled.count, unsettled[unsettledIndex].feedID < id { unsettledIndex += 1 }
-            if unsettledIndex < unsettled.count, unsettled[unsettledIndex].feedID == id {
-                decided.append(unsettled[unsettledIndex])
+            while unsettledAt < unsettled.count, unsettled[unsettledAt].feedID < id { unsettledAt += 1 }
+            if unsettledAt < unsettled.count, unsettled[unsettledAt].feedID == id {
+                decided.append(unsettled[unsettledAt])
             } else {
                 withoutRow.append(id)
             }
         }
+        tally.addOK(count: settledOK, oldestSuccess: oldestSettled)
         // A feed without a row: never fetched, or ok by its `last_update` (a catalog from before
         // `fetch_state`). Put back among the others in feedid order: the attention order of every
         // state but failing is the order feeds are added in.

@@ -236,6 +236,14 @@ public struct FeedStateTally: Sendable, Equatable {
         if state == .failing { failingByKind[kind ?? .storage, default: 0] += 1 }
         if state == .failing || state == .ok, let lastSuccess { oldestSuccess = Swift.min(oldestSuccess ?? lastSuccess, lastSuccess) }
     }
+
+    /// `count` ok feeds at once, the oldest of their last successes `oldestSuccess`: what
+    /// ``add(_:kind:lastSuccess:)`` for each would give, without a dictionary update per feed.
+    mutating func addOK(count: Int, oldestSuccess oldest: Int64?) {
+        guard count > 0 else { return }
+        byState[.ok, default: 0] += count
+        if let oldest { oldestSuccess = Swift.min(oldestSuccess ?? oldest, oldest) }
+    }
 }
 
 extension Catalog {

@@ -119,7 +119,7 @@ public struct PublishRun: Sendable {
                 try commit(store, allFeeds: allFeeds, &publication)
                 let others = shard.isAll ? [] : otherShardsFeeds(store, root: publication.committedRoot)
                 try writeAggregates(health: try health(of: catalogFeeds, readAhead: healthAhead), others: others, refreshed: refreshed, &publication)
-                try markPagesWritten(&publication)
+                try markPagesWritten(publication.intent)
                 removeRetired(store, &publication)
             } else {
                 publication.next = publication.previous
@@ -128,8 +128,7 @@ public struct PublishRun: Sendable {
                         ? FeedHealthSummary(catalogFeeds.all.filter { ownIDs.contains($0.feedID) }, listing: configuration.listedFeeds) : try health(of: catalogFeeds, readAhead: healthAhead)
                     let others = shard.isAll ? [] : otherShardsFeeds(store, root: start.root)
                     try writeAggregates(health: own, others: others, &publication)
-                    publication.intent = start.pagesPending
-                    try markPagesWritten(&publication)
+                    try markPagesWritten(start.pagesPending)
                 } else {
                     healthAhead?.cancel()
                 }
@@ -151,8 +150,8 @@ public struct PublishRun: Sendable {
 
     /// The intent written again saying the pages are written: until then the next run writes
     /// them, even when nothing else is due (issue 52).
-    private func markPagesWritten(_ publication: inout Publication) throws(PublishError) {
-        guard var intent = publication.intent else { return }
+    private func markPagesWritten(_ intent: PublishIntent?) throws(PublishError) {
+        guard var intent else { return }
         intent.pagesWritten = true
         try target.put(try intent.encoded(), as: PublishedName.intent(shard).fileName)
     }
@@ -284,8 +283,7 @@ struct Publication {
     var rootCatalog: RootCatalog?
     /// The root this publication committed.
     var committedRoot: PublicationRoot?
-    /// The intent this publication wrote (or the committed one whose pages are pending):
-    /// written again once the pages are, saying so.
+    /// The intent this publication wrote: written again once the pages are, saying so.
     var intent: PublishIntent?
     /// The names there: the start's listing, with what this publication put since.
     var present: Set<String>
