@@ -113,10 +113,14 @@ let package = Package(
             dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedStorage", "FeedBasics", argumentParser],
             plugins: ["BuildStamp"]),
         // The reference client, for apps: Foundation and the system SQLite only, no other
-        // Feedmill module, so an app on any platform can take it alone.
+        // Feedmill module, so an app on any platform can take it alone. On Linux, libcurl too:
+        // its transport there (CurlTransport says why URLSession is not).
         .target(
             name: "FeedmillClient",
-            dependencies: [.target(name: "CFeedmillSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi]))]),
+            dependencies: [
+                .target(name: "CFeedmillSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi])),
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
+            ]),
         // The client from a shell: no data directory, no settings, nothing of the server side.
         .target(name: "FeedmillPull", dependencies: ["FeedmillClient", argumentParser], plugins: ["BuildStamp"]),
         // The executable: dispatches on the name it was called by (FeedBasics' MultiCall).

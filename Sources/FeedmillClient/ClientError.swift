@@ -6,6 +6,13 @@ import Foundation
 public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The request could not be made or did not finish (no network, refused, reset).
     case transport(url: URL, reason: String)
+    /// The answer was larger than the client accepts for it (an object's stated size, or the
+    /// fixed caps on the root, a pointer and a catalog page): stopped there, not used.
+    case tooLarge(url: URL, limit: Int)
+    /// The request did not end within its deadline (a stalled or dripping server).
+    case deadline(url: URL, seconds: Double)
+    /// The task that made the request was cancelled.
+    case cancelled(url: URL)
     /// The server answered with a status other than 200.
     case httpStatus(url: URL, status: Int)
     case manifestUnreadable(url: URL, reason: String)
@@ -42,6 +49,10 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .transport(let url, let reason): "\(url.absoluteString): \(reason)"
+        case .tooLarge(let url, let limit): "\(url.absoluteString): the answer is larger than \(limit) bytes, the most expected of it: stopped, not used"
+        case .deadline(let url, let seconds):
+            "\(url.absoluteString): no complete answer within \(seconds.formatted(.number.grouping(.never))) s (the whole request's time limit): stopped"
+        case .cancelled(let url): "\(url.absoluteString): cancelled"
         case .httpStatus(let url, let status): "\(url.absoluteString): the server answered HTTP \(status)"
         case .manifestUnreadable(let url, let reason): "\(url.absoluteString) is not a usable manifest: \(reason)"
         case .unsupportedFormat(let url, let format, let version):

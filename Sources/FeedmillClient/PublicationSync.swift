@@ -57,8 +57,17 @@ public struct PublicationSync: Sendable {
 
     public static let defaultCatalogMaxAge: TimeInterval = 86_400
 
+    /// The most bytes `manifest.json` may have (decompressed): a format-2 root is about 1 KB
+    /// at any catalog size; a format-1 manifest lists every feed, ~250 bytes each. A server
+    /// that sends more is not read further (a phone's memory is not a server's to fill).
+    public static let manifestByteLimit = 16 << 20
+    /// The most bytes a feed pointer (`feed_<id>.json`) may have: a few entries and an `about`.
+    public static let pointerByteLimit = 1 << 20
+    /// Every other file (a snapshot, a delta, a catalog page) is capped at the size its entry
+    /// states: not one byte more is read.
+
     public init(
-        baseURL: URL, folder: URL, feeds: FollowedFeeds = .all, transport: any ClientTransport = URLSessionTransport(),
+        baseURL: URL, folder: URL, feeds: FollowedFeeds = .all, transport: any ClientTransport = DefaultTransport.make(),
         catalogMaxAge: TimeInterval = defaultCatalogMaxAge, clock: @escaping @Sendable () -> Date = { Date() },
         catalog: CatalogSource = .followed
     ) {

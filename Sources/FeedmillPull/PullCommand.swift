@@ -73,7 +73,7 @@ public struct PullCommand: AsyncParsableCommand {
         help: ArgumentHelp("Follow only this feed (repeatable; default: every published feed).", valueName: "feedid"))
     var feeds: [Int64] = []
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for each request.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each request may take, its whole body included (a server sending a byte at a time cannot stretch it).", valueName: "seconds"))
     var timeout: Double = 60
 
     @Option(
@@ -130,7 +130,7 @@ public struct PullCommand: AsyncParsableCommand {
         guard let folder else { throw ExitCode(64) }
         let sync = PublicationSync(
             baseURL: source, folder: URL(fileURLWithPath: folder, isDirectory: true),
-            feeds: feeds.isEmpty ? .all : .only(Set(feeds)), transport: URLSessionTransport(timeout: timeout),
+            feeds: feeds.isEmpty ? .all : .only(Set(feeds)), transport: DefaultTransport.make(timeout: timeout),
             catalogMaxAge: catalogMaxAge, catalog: catalog)
         let report: SyncReport
         do {
@@ -159,7 +159,7 @@ public struct PullCommand: AsyncParsableCommand {
     /// `--search`: the matches, one `feedid<TAB>title` line each (`--json`: an array); 70 when
     /// the index cannot be read.
     private func searchTitles(_ text: String, in source: URL) async throws {
-        let catalog = PublicationCatalog(baseURL: source, transport: URLSessionTransport(timeout: timeout))
+        let catalog = PublicationCatalog(baseURL: source, transport: DefaultTransport.make(timeout: timeout))
         let matches: [CatalogMatch]
         do {
             matches = try await catalog.search(text, in: try await catalog.index())

@@ -13,7 +13,7 @@ public struct PublicationCatalog: Sendable {
     /// The index format this client reads.
     public static let knownIndexFormatVersion = 2
 
-    public init(baseURL: URL, transport: any ClientTransport = URLSessionTransport()) {
+    public init(baseURL: URL, transport: any ClientTransport = DefaultTransport.make()) {
         self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
         self.transport = transport
     }
@@ -23,7 +23,7 @@ public struct PublicationCatalog: Sendable {
         let rootURL = baseURL.appendingPathComponent("manifest.json")
         let root: RootWithIndex
         do {
-            root = try JSONDecoder().decode(RootWithIndex.self, from: try await body(rootURL))
+            root = try JSONDecoder().decode(RootWithIndex.self, from: try await body(rootURL, maxBytes: PublicationSync.manifestByteLimit))
         } catch let error as ClientError {
             throw error
         } catch {
@@ -112,16 +112,17 @@ public struct PublicationCatalog: Sendable {
         return folded.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
-    private func body(_ url: URL) async throws(ClientError) -> Data {
+    private func body(_ url: URL, maxBytes: Int) async throws(ClientError) -> Data {
         let response: TransportResponse
         do {
-            response = try await transport.fetch(TransportRequest(url: url))
+            response = try await transport.fetch(TransportRequest(url: url, maxBytes: maxBytes))
         } catch let error as ClientError {
             throw error
         } catch {
             throw .transport(url: url, reason: error.localizedDescription)
         }
         guard response.status == 200 else { throw .httpStatus(url: url, status: response.status) }
+        guard response.body.count <= maxBytes else { throw .tooLarge(url: url, limit: maxBytes) }
         return response.body
     }
 
@@ -129,7 +130,7 @@ public struct PublicationCatalog: Sendable {
     private func document<Document: Decodable>(_ name: String, prefix: String, sha256: String, size: Int) async throws(ClientError) -> Document {
         try PublicationNames.checkCatalogPart(name, prefix: prefix, sha256: sha256)
         let url = baseURL.appendingPathComponent(name)
-        let data = try await body(url)
+        let data = try await body(url, maxBytes: max(0, size))
         guard data.count == size else { throw .sizeMismatch(file: name, expected: size, received: data.count) }
         let received = SHA256Hasher.hexDigest(data)
         guard received == sha256 else { throw .sha256Mismatch(file: name, expected: sha256, received: received) }

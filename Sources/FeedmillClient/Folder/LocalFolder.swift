@@ -27,7 +27,7 @@ final class LocalFolder {
         } catch {
             throw .folder(path: self.url.path, reason: "cannot be created: \(error.localizedDescription)")
         }
-        let descriptor = open(self.url.path, O_RDONLY)
+        let descriptor = open(self.url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .folder(path: self.url.path, reason: "cannot be opened: \(Self.errorText())") }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let busy = errno == EWOULDBLOCK
@@ -156,7 +156,7 @@ final class LocalFolder {
     }
 
     private static func syncToDisk(_ path: String) throws(ClientError) {
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .folder(path: path, reason: "cannot be opened to sync: \(errorText())") }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else { throw .folder(path: path, reason: "cannot be synced: \(errorText())") }

@@ -45,12 +45,15 @@ extension SyncSession {
     /// Whether the local file already is the published version. A file changed since the
     /// client wrote it (size or time differ) is trusted only if its content digest still is
     /// the one recorded; a file claimed but never confirmed (a sync killed while replacing it)
-    /// only if its digest is the manifest's.
+    /// only if its digest is the manifest's. A version number alone is not trusted: when the
+    /// entry states a content digest other than the one recorded for the file (what a forged
+    /// or broken server once gave the client under this version), the file is synced again.
     private func holds(_ published: ManifestFile, local: ClientState.LocalFile) throws(ClientError) -> Bool {
         let name = published.name
         guard let stamp = folder.stamp(name) else { return false }
         if let version = local.version {
             guard version == published.version, local.schemaVersion == published.schemaVersion else { return false }
+            if let stated = published.contentDigest, let recorded = local.contentDigest, stated != recorded { return false }
             if let size = local.size, let modified = local.modified, size == stamp.size, modified == stamp.modified { return true }
             guard let recorded = local.contentDigest, (try? ContentDigest.of(folder.path(name), kind: local.kind)) == recorded else { return false }
             try record(published, kind: local.kind, digest: recorded)
@@ -74,7 +77,7 @@ extension SyncSession {
     /// the copy's content digest, and renames the copy over the file.
     private func applyDelta(_ delta: ManifestDelta, to published: ManifestFile, local: ClientState.LocalFile) async throws(ClientError) {
         guard SafeName.isPlain(delta.file) else { throw .unsafeName(delta.file) }
-        let data = try await download(url(of: delta.file))
+        let data = try await download(url(of: delta.file), maxBytes: max(0, delta.size))
         report.bytesInDeltas += data.count
         try verify(data, file: delta.file, size: delta.size, sha256: delta.sha256)
         let document = try DeltaDocument.decode(data, file: delta.file)
@@ -95,7 +98,7 @@ extension SyncSession {
     /// Downloads the versioned file whole, checks its size, SHA-256 and content digest, and
     /// renames it into place.
     private func downloadWhole(_ published: ManifestFile, kind: DatabaseKind) async throws(ClientError) {
-        let data = try await download(url(of: published.file))
+        let data = try await download(url(of: published.file), maxBytes: max(0, published.size))
         report.bytesInFullFiles += data.count
         try verify(data, file: published.file, size: published.size, sha256: published.sha256)
         let temporary = try folder.writeTemporary(data, for: published.name)

@@ -50,7 +50,7 @@ extension SyncSession {
     func fetchPointers(_ feedIDs: [Int64], root: RootManifest) async -> [Int64: Result<TransportResponse, ClientError>] {
         let requests = feedIDs.map { feedID in
             let name = root.pointerName(for: feedID)
-            return (feedID, TransportRequest(url: url(of: name), ifNoneMatch: state.pointers[name]?.etag))
+            return (feedID, TransportRequest(url: url(of: name), ifNoneMatch: state.pointers[name]?.etag, maxBytes: PublicationSync.pointerByteLimit))
         }
         let transport = configuration.transport
         var answers: [Int64: Result<TransportResponse, ClientError>] = [:]

@@ -25,7 +25,7 @@ final class SyncSession {
         defer { folder.unlock() }
         report.temporariesRemoved = folder.removeLeftoverTemporaries()
         let manifestURL = url(of: "manifest.json")
-        let data = try await download(manifestURL)
+        let data = try await download(manifestURL, maxBytes: PublicationSync.manifestByteLimit)
         report.bytesInManifest = data.count
         let formatVersion = try ManifestHeader.version(of: data, from: manifestURL)
         report.formatVersion = formatVersion
@@ -80,9 +80,12 @@ final class SyncSession {
     }
 
     /// A request made by `transport`, its errors as the client's (callable from child tasks).
+    /// A body over the request's cap is refused whatever the transport did with the cap.
     static func perform(_ request: TransportRequest, with transport: any ClientTransport) async -> Result<TransportResponse, ClientError> {
         do {
-            return .success(try await transport.fetch(request))
+            let response = try await transport.fetch(request)
+            if let limit = request.maxBytes, response.body.count > limit { return .failure(.tooLarge(url: request.url, limit: limit)) }
+            return .success(response)
         } catch let error as ClientError {
             return .failure(error)
         } catch {
@@ -98,9 +101,9 @@ final class SyncSession {
         if response.status == 304 { report.notModified += 1 }
     }
 
-    /// The body of `url`; anything but a 200 is an error.
-    func download(_ url: URL) async throws(ClientError) -> Data {
-        let response = try await fetch(TransportRequest(url: url))
+    /// The body of `url`, at most `maxBytes` of it; anything but a 200 is an error.
+    func download(_ url: URL, maxBytes: Int) async throws(ClientError) -> Data {
+        let response = try await fetch(TransportRequest(url: url, maxBytes: maxBytes))
         guard response.status == 200 else { throw .httpStatus(url: url, status: response.status) }
         return response.body
     }

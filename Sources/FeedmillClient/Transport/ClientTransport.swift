@@ -25,10 +25,16 @@ public struct TransportRequest: Sendable, Equatable {
     public var url: URL
     /// The `If-None-Match` header to send (an ETag as the server gave it, quotes included).
     public var ifNoneMatch: String?
+    /// The most bytes of body the client accepts (after decompression): a transport should
+    /// stop reading past it and throw ``ClientError/tooLarge(url:limit:)``, so a hostile or
+    /// broken server cannot fill the device's memory. The client checks it again on what a
+    /// transport returns. Nil: no cap.
+    public var maxBytes: Int?
 
-    public init(url: URL, ifNoneMatch: String? = nil) {
+    public init(url: URL, ifNoneMatch: String? = nil, maxBytes: Int? = nil) {
         self.url = url
         self.ifNoneMatch = ifNoneMatch
+        self.maxBytes = maxBytes
     }
 }
 
@@ -50,5 +56,18 @@ extension ClientTransport {
     public func fetch(_ request: TransportRequest) async throws -> TransportResponse {
         let (status, body) = try await fetch(request.url)
         return TransportResponse(status: status, body: body)
+    }
+}
+
+/// The transport a client uses unless it is given one: ``CurlTransport`` on Linux (where
+/// Foundation's `URLSession` cannot hold a transfer to its cap, and writes outside the app's
+/// folder), ``URLSessionTransport`` on Apple platforms.
+public enum DefaultTransport {
+    public static func make(timeout: TimeInterval = 60) -> any ClientTransport {
+        #if os(Linux)
+        CurlTransport(timeout: timeout)
+        #else
+        URLSessionTransport(timeout: timeout)
+        #endif
     }
 }

@@ -79,7 +79,7 @@ end
 complete -c 'rss-pull' -f
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_positional "rss-pull" -eq 1' -fa '(__rss-pull_complete_directories)'
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull"' -l 'feed' -d 'Follow only this feed (repeatable; default: every published feed).' -rfka ''
-complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" timeout' -l 'timeout' -d 'Seconds to wait for each request.' -rfka ''
+complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" timeout' -l 'timeout' -d 'Seconds each request may take, its whole body included (a server sending a byte at a time cannot stretch it).' -rfka ''
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" catalog-max-age' -l 'catalog-max-age' -d 'Format 2: seconds a local catalog is kept while a newer one is published (when it lists every followed feed).' -rfka ''
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" catalog' -l 'catalog' -d 'Following some feeds: all_feeds.sqlite written from their pointers (followed), or the published one (published).' -rfka 'followed published'
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" search' -l 'search' -d 'Search the catalog\'s title index for titles starting with TEXT (case and accents aside) and print them, without syncing or downloading the catalog (a publication of issue 51 or later).' -rfka ''
