@@ -12,7 +12,8 @@ public struct CreateReport: Sendable {
 }
 
 /// The create step: imports the feed list into the catalog, then fetches every feed that has
-/// no `about` row yet (and is not waiting out a backoff), so it gets its database and title.
+/// no `about` row yet (and is not waiting out a backoff after a failure of the publisher's),
+/// so it gets its database and title.
 /// A second run changes nothing. Under `--shard K/N` the whole list is imported (every shard
 /// holds the same catalog) and only this shard's feeds are fetched, so only they get databases.
 public struct CreateRun: Sendable {
@@ -36,12 +37,16 @@ public struct CreateRun: Sendable {
             imported.rejected = feedList.rejected
             _ = consume feedList
             if imported.pruned { imported.removalFailures = removeDatabases(of: imported.missing) }
-            // Feeds that failed their first fetch wait for their backoff like any other.
+            // Feeds that failed their first fetch wait for their backoff like any other, unless
+            // what failed was this machine's own storage (an I/O error, a full disk): the
+            // publisher was not at fault, and the next plain run must finish what that run
+            // could not (issue 52), not leave the feed untitled until its backoff ends.
             let now = configuration.clock()
             var ids: [Int64] = []
             try catalog.forEachFeed { feed in
                 guard feed.title == nil, !feed.state.gone, configuration.shard.owns(url: feed.url) else { return }
-                if !UpdateSchedule.isWaiting(feed, now: now, configuration: configuration) { ids.append(feed.feedID) }
+                let ownFailure = feed.state.lastErrorKind == .storage
+                if ownFailure || !UpdateSchedule.isWaiting(feed, now: now, configuration: configuration) { ids.append(feed.feedID) }
             }
             untitled = ids
         } catch {
