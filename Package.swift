@@ -89,7 +89,7 @@ let package = Package(
         // Chooses the target from --out: the directory, or s3://bucket/prefix.
         .target(
             name: "FeedPublishCommandSupport",
-            dependencies: ["FeedCommandSupport", "FeedPublishing", "FeedPublishingObjectStorage", "FeedStorage"]),
+            dependencies: ["FeedBasics", "FeedCommandSupport", "FeedPublishing", "FeedPublishingObjectStorage", "FeedStorage"]),
         .target(
             name: "FeedUpdateCommandSupport",
             dependencies: [
@@ -113,13 +113,15 @@ let package = Package(
             dependencies: ["FeedUpdateCommandSupport", "FeedCommandSupport", "FeedPipeline", "FeedStorage", "FeedBasics", argumentParser],
             plugins: ["BuildStamp"]),
         // The reference client, for apps: Foundation and the system SQLite only, no other
-        // Feedmill module, so an app on any platform can take it alone. On Linux, libcurl too:
-        // its transport there (CurlTransport says why URLSession is not).
+        // Feedmill module, so an app on any platform can take it alone. On Linux, libcurl too
+        // (its transport there: CurlTransport says why URLSession is not) and libcrypto (Ed25519).
         .target(
             name: "FeedmillClient",
             dependencies: [
                 .target(name: "CFeedmillSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi])),
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                // Ed25519 for signed publications (CryptoKit on Apple platforms).
+                .target(name: "CCrypto", condition: .when(platforms: [.linux])),
             ]),
         // The client from a shell: no data directory, no settings, nothing of the server side.
         .target(name: "FeedmillPull", dependencies: ["FeedmillClient", argumentParser], plugins: ["BuildStamp"]),

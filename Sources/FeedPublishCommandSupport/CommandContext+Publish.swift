@@ -18,6 +18,7 @@ extension CommandContext {
             ? Int64(PublicationTargetChoice.defaultRetireAfter(for: publish.outputDirectory))
             : Int64(settings[Settings.retireAfter].value)
         if let now = fixedNow { publish.fixClock(at: now) }
+        // The key itself is read by the command (SigningKeyFile), which can say why it cannot be.
         return (DataDirectory(settings[Settings.dataDirectory], origin: dataDirectoryOrigin), publish)
     }
 }

@@ -13,6 +13,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case deadline(url: URL, seconds: Double)
     /// The task that made the request was cancelled.
     case cancelled(url: URL)
+    /// A root or pointer whose signature is missing, by a key not trusted, or wrong, while the
+    /// client pins keys (``PublicationSync/trustedKeys``): refused, the files held kept.
+    case unverified(file: String, reason: String)
     /// The server answered with a status other than 200.
     case httpStatus(url: URL, status: Int)
     case manifestUnreadable(url: URL, reason: String)
@@ -53,6 +56,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .deadline(let url, let seconds):
             "\(url.absoluteString): no complete answer within \(seconds.formatted(.number.grouping(.never))) s (the whole request's time limit): stopped"
         case .cancelled(let url): "\(url.absoluteString): cancelled"
+        case .unverified(let file, let reason): "\(file): \(reason): refused, the files held are kept"
         case .httpStatus(let url, let status): "\(url.absoluteString): the server answered HTTP \(status)"
         case .manifestUnreadable(let url, let reason): "\(url.absoluteString) is not a usable manifest: \(reason)"
         case .unsupportedFormat(let url, let format, let version):

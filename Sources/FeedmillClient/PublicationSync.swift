@@ -36,6 +36,11 @@ public struct PublicationSync: Sendable {
     /// in publication format 2. Following every feed, or in format 1, it is always the
     /// published one.
     public let catalog: CatalogSource
+    /// The publisher's public keys this client pins (`rss-pull --trust`): when any is given,
+    /// the root and every pointer must carry a good signature by one of them, or the sync
+    /// refuses it and keeps the files held (docs/client-contract.md, signed publications).
+    /// Two keys while the publisher rotates. Empty: no check (an unsigned publication works).
+    public let trustedKeys: [TrustedKey]
 
     /// Where the local `all_feeds.sqlite` comes from.
     public enum CatalogSource: String, Sendable, Equatable, CaseIterable {
@@ -69,7 +74,7 @@ public struct PublicationSync: Sendable {
     public init(
         baseURL: URL, folder: URL, feeds: FollowedFeeds = .all, transport: any ClientTransport = DefaultTransport.make(),
         catalogMaxAge: TimeInterval = defaultCatalogMaxAge, clock: @escaping @Sendable () -> Date = { Date() },
-        catalog: CatalogSource = .followed
+        catalog: CatalogSource = .followed, trustedKeys: [TrustedKey] = []
     ) {
         // Names are resolved against the base as a directory, whether or not it ends with "/".
         self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
@@ -79,6 +84,7 @@ public struct PublicationSync: Sendable {
         self.catalogMaxAge = catalogMaxAge
         self.clock = clock
         self.catalog = catalog
+        self.trustedKeys = trustedKeys
     }
 
     /// Brings the folder to the manifest's generation, as far as it can. Throws only when

@@ -15,6 +15,7 @@ public struct PublishCommand: ParsableCommand {
         usage: """
             rss-publish [--data-dir <dir>] [--out <dir>|s3://<bucket>/<prefix>] [--feed <feedid> ...] [--full] [--shard <K/N>]
             rss-publish --recover [--data-dir <dir>] [--out <dir>|s3://<bucket>/<prefix>]
+            rss-publish --generate-key <file>
             """,
         discussion: """
             Writes a directory any static web server can serve (publication format 2): \
@@ -27,7 +28,9 @@ public struct PublishCommand: ParsableCommand {
             after --retire-after. Only changed databases are rewritten, and only changed \
             feeds' pointers; a run with nothing new writes nothing. Safe to run while \
             rss-update writes. With --shard K/N, publishes the feeds of shard K only, and \
-            commits the root with the other shards' entries.
+            commits the root with the other shards' entries. With --signing-key, the root and \
+            every pointer written are signed (Ed25519), for clients that pin the public key \
+            (rss-pull --trust).
 
             \(ExitStatus.helpText(for: "rss-publish", codes: [0, 1, 64, 66, 69, 70, 73, 74, 75, 77]))
             """,
@@ -72,6 +75,17 @@ public struct PublishCommand: ParsableCommand {
     @Option(help: Settings.metricsFile.help, completion: .file())
     var metricsFile: String?
 
+    @Option(help: Settings.signingKey.help, completion: .file())
+    var signingKey: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Create a new signing key in this file (mode 0600, never over an existing file), print its public key for "
+                + "clients to pin, and exit.",
+            valueName: "file"),
+        completion: .file())
+    var generateKey: String?
+
     @OptionGroup var common: CommonOptions
 
     public func validate() throws {
@@ -79,6 +93,17 @@ public struct PublishCommand: ParsableCommand {
     }
 
     public func run() throws {
+        if let generateKey {
+            do {
+                let key = try SigningKeyFile.generate(at: generateKey)
+                print(key.publicKeyText)
+                FileHandle.standardError.write(Data("rss-publish: wrote the signing key \(generateKey) (mode 0600); give clients its public key above (rss-pull --trust), keep the file secret\n".utf8))
+                return
+            } catch {
+                FileHandle.standardError.write(Data("rss-publish: \(error.description)\n".utf8))
+                throw ExitCode(error.exitCode)
+            }
+        }
         var given = GivenSettings()
         given.add(Settings.publishDirectory, out)
         given.add(Settings.dataDirectory, dataDir)
@@ -88,8 +113,18 @@ public struct PublishCommand: ParsableCommand {
         given.add(Settings.metricsFile, metricsFile)
         given.add(Settings.shard, shard)
         given.add(Settings.retireAfter, retireAfter)
+        given.add(Settings.signingKey, signingKey)
         let context = try CommandContext.make(.publish, common: common, given: given)
-        let (data, publish) = context.publishConfiguration(full: full)
+        let (data, configured) = context.publishConfiguration(full: full)
+        var publish = configured
+        if let path = context.settings[Settings.signingKey] {
+            do {
+                publish.signingKey = try SigningKeyFile.read(path)
+            } catch {
+                FileHandle.standardError.write(Data("rss-publish: \(error.description)\n".utf8))
+                throw ExitCode(error.exitCode)
+            }
+        }
         try CommandRunner.run(context, now: publish.clock) { () throws(PublishError) in
             let catalog = try PublishRun.openCatalog(data)
             let target = try PublicationTargetChoice.target(for: publish.outputDirectory, writer: context.otherUserPolicy)

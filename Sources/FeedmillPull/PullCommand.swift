@@ -29,7 +29,7 @@ public struct PullCommand: AsyncParsableCommand {
         commandName: "rss-pull",
         abstract: "Sync a publication of rss-publish into a local folder, as an app would.",
         usage: """
-            rss-pull <base-url> <folder> [--feed <feedid> ...] [--catalog <followed|published>] [--timeout <seconds>] [--catalog-max-age <seconds>] [--json]
+            rss-pull <base-url> <folder> [--feed <feedid> ...] [--catalog <followed|published>] [--trust <key> ...] [--timeout <seconds>] [--catalog-max-age <seconds>] [--json]
             rss-pull <base-url> --search <text> [--json]
             """,
         discussion: """
@@ -73,6 +73,14 @@ public struct PullCommand: AsyncParsableCommand {
         help: ArgumentHelp("Follow only this feed (repeatable; default: every published feed).", valueName: "feedid"))
     var feeds: [Int64] = []
 
+    @Option(
+        name: .customLong("trust"),
+        help: ArgumentHelp(
+            "Accept only a publication signed by this key (repeatable, e.g. the old and the new one while the publisher rotates); "
+                + "anything else is refused and the files held are kept.",
+            valueName: "ed25519:<base64>"))
+    var trust: [String] = []
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each request may take, its whole body included (a server sending a byte at a time cannot stretch it).", valueName: "seconds"))
     var timeout: Double = 60
 
@@ -109,6 +117,9 @@ public struct PullCommand: AsyncParsableCommand {
         if let wrong = feeds.first(where: { $0 < 1 }) {
             throw ValidationError("--feed must be a feedid (a whole number of 1 or more); got \(wrong)")
         }
+        for key in trust where TrustedKey(key) == nil {
+            throw ValidationError("--trust takes a public key as rss-publish --generate-key prints it (ed25519:<base64 of 32 bytes>); got \(key)")
+        }
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout takes 0 < seconds <= 86400; got \(timeout)") }
         guard catalogMaxAge >= 0, catalogMaxAge <= 31_536_000 else { throw ValidationError("--catalog-max-age takes 0 <= seconds <= 31536000; got \(catalogMaxAge)") }
     }
@@ -131,7 +142,7 @@ public struct PullCommand: AsyncParsableCommand {
         let sync = PublicationSync(
             baseURL: source, folder: URL(fileURLWithPath: folder, isDirectory: true),
             feeds: feeds.isEmpty ? .all : .only(Set(feeds)), transport: DefaultTransport.make(timeout: timeout),
-            catalogMaxAge: catalogMaxAge, catalog: catalog)
+            catalogMaxAge: catalogMaxAge, catalog: catalog, trustedKeys: trust.compactMap(TrustedKey.init))
         let report: SyncReport
         do {
             report = try await sync.run()

@@ -15,7 +15,7 @@ struct SettingOptionTests {
         "keep-items": "40", "keep-days": "9", "deadline": "15m", "deltas": "5", "site-url": "https://feeds.example/",
         "title": "Morning", "log-format": "json", "metrics-file": "/tmp/feedmill.prom", "now": "1700000000",
         "shard": "2/4",
-        "retire-after": "1h",
+        "retire-after": "1h", "signing-key": "/etc/feedmill/signing.key",
     ]
 
     @Test(arguments: CommandName.allCases)

@@ -80,7 +80,7 @@ public final class HostileTestServer: @unchecked Sendable {
             var timeout = timeval(tv_sec: 10, tv_usec: 0)
             setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             // One request per connection: every answer closes it.
-            guard let path = readRequestPath(connection) else { return }
+            guard let (path, ifNoneMatch) = readRequest(connection) else { return }
             let misbehaviour = lock.withLock { () -> Misbehaviour? in
                 requests.append(path)
                 return rule(path.split(separator: "?").first.map(String.init) ?? path)
@@ -89,7 +89,9 @@ public final class HostileTestServer: @unchecked Sendable {
             switch misbehaviour {
             case nil:
                 guard let file else { return reply(connection, status: 404, headers: [], body: []) }
-                reply(connection, status: 200, headers: ["ETag: \(StaticDirectoryServer.etag(of: file))"], body: file)
+                let etag = StaticDirectoryServer.etag(of: file)
+                if ifNoneMatch == etag { return reply(connection, status: 304, headers: ["ETag: \(etag)", "Content-Length: 0"], body: []) }
+                reply(connection, status: 200, headers: ["ETag: \(etag)"], body: file)
             case .reply(let status, let headers, let body):
                 reply(connection, status: status, headers: headers, body: body)
             case .drip(let interval, let body):
@@ -132,7 +134,8 @@ public final class HostileTestServer: @unchecked Sendable {
             shutdown(connection, Int32(SHUT_WR))
         }
 
-        private func readRequestPath(_ connection: Int32) -> String? {
+        /// The request's path and its `If-None-Match`, if any.
+        private func readRequest(_ connection: Int32) -> (String, String?)? {
             var head: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)
             while head.firstRange(of: [13, 10, 13, 10]) == nil, head.count < 64 * 1024 {
@@ -140,8 +143,12 @@ public final class HostileTestServer: @unchecked Sendable {
                 guard count > 0 else { return nil }
                 head += chunk[0..<count]
             }
-            let requestLine = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self).split(separator: " ")
-            return requestLine.count > 1 ? String(requestLine[1]) : nil
+            let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
+            let requestLine = (lines.first ?? "").split(separator: " ")
+            guard requestLine.count > 1 else { return nil }
+            let ifNoneMatch = lines.dropFirst().first { $0.lowercased().hasPrefix("if-none-match:") }
+                .map { String($0.dropFirst("if-none-match:".count)).trimmingCharacters(in: .whitespaces) }
+            return (String(requestLine[1]), ifNoneMatch)
         }
 
         /// Sends every byte; false once the client is gone.

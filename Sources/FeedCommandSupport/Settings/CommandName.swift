@@ -20,7 +20,7 @@ public enum CommandName: String, CaseIterable, Sendable {
         case .publish:
             return [
                 Settings.publishDirectory, Settings.dataDirectory, Settings.deltas, Settings.siteURL, Settings.title,
-                Settings.shard, Settings.retireAfter, Settings.metricsFile,
+                Settings.shard, Settings.retireAfter, Settings.signingKey, Settings.metricsFile,
             ] + writing + common
         case .inspect: return Settings.fetch + common
         case .feeds: return [Settings.dataDirectory, Settings.staleAfter] + writing + common

@@ -31,6 +31,9 @@ public struct PublishConfiguration: Sendable {
     /// the catalog's pages always carry the current `last_update`.
     public var catalogDeferralSize = 4_000_000
     public var catalogRefresh: Int64 = 3_600
+    /// The key the root and every pointer written are signed with (`--signing-key`), so a
+    /// client that pins its public key refuses anything else (``SignedDocument``). Nil: unsigned.
+    public var signingKey: Ed25519SigningKey?
     /// How long a lock may be held before another publisher may take it over (object storage).
     public var lease: Duration = .seconds(600)
     /// Seconds since the epoch: entries dated too far past it are left out of the pages.

@@ -64,7 +64,7 @@ extension PublishRun {
         let about = { (id: Int64) in catalogFeeds[id].map(PointerAbout.init) }
         var pointers = pointerFeeds(publication, present: publication.present)
         for feed in next.feeds where !pointers.contains(feed.feedID) && publication.reading.feedIDs?.contains(feed.feedID) != false {
-            let bytes = try pointer(of: feed, publication: publicationID, generation: generation, about: about(feed.feedID)).encoded()
+            let bytes = try signed(pointer(of: feed, publication: publicationID, generation: generation, about: about(feed.feedID)).encoded(), feed.feedID)
             if target.read(PublishedName.pointer(feed.feedID).fileName) != bytes { pointers.insert(feed.feedID) }
         }
         let intent = PublishIntent(generation: generation, publication: publicationID, feeds: pointers.sorted())
@@ -73,7 +73,7 @@ extension PublishRun {
 
         // 6. The pointers, each with its new entry and the last committed one.
         for feed in next.feeds where pointers.contains(feed.feedID) {
-            let bytes = try pointer(of: feed, publication: publicationID, generation: generation, about: about(feed.feedID)).encoded()
+            let bytes = try signed(pointer(of: feed, publication: publicationID, generation: generation, about: about(feed.feedID)).encoded(), feed.feedID)
             // A pointer to repair that the run cut short never reached keeps its bytes (and ETag).
             if feed.entryPublication != nil, target.read(PublishedName.pointer(feed.feedID).fileName) == bytes { continue }
             try target.put(bytes, as: PublishedName.pointer(feed.feedID).fileName)
@@ -92,7 +92,7 @@ extension PublishRun {
         while true {
             let root = try makeRoot(base: base, legacyGeneration: publication.start.legacy ? publication.previous.generation : nil,
                 entry: entry, catalog: rootCatalog, catalogIndex: next.catalogPages?.index)
-            let bytes = try root.encoded()
+            let bytes = try SignedDocument.sign(try root.encoded(), with: configuration.signingKey, what: Self.manifestName)
             do throws(PublishError) {
                 _ = try target.commitRoot(bytes, as: Self.manifestName, expecting: expected)
                 publication.report.filesWritten += 1
@@ -144,6 +144,11 @@ extension PublishRun {
 
     /// A feed's pointer: its entry (this publication's when it has no other), then the last
     /// committed one before it.
+    /// A pointer's bytes, signed when the publisher has a key.
+    private func signed(_ bytes: [UInt8], _ feedID: Int64) throws(PublishError) -> [UInt8] {
+        try SignedDocument.sign(bytes, with: configuration.signingKey, what: PublishedName.pointer(feedID).fileName)
+    }
+
     func pointer(of feed: PublishedFeed, publication: String, generation: Int, about: PointerAbout?) -> FeedPointer {
         var entries = [
             PointerEntry(feed, shard: shard.label, generation: feed.entryGeneration ?? generation, publication: feed.entryPublication ?? publication)

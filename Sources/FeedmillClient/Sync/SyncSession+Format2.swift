@@ -126,7 +126,7 @@ extension SyncSession {
         }
         let pointer: FeedPointer
         do throws(ClientError) {
-            pointer = try FeedPointer.decode(body, name: name, feedID: feedID, url: pointerURL)
+            pointer = try FeedPointer.decode(try verified(body, file: name), name: name, feedID: feedID, url: pointerURL)
         } catch {
             state.pointers[name] = nil
             throw error

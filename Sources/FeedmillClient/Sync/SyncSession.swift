@@ -25,8 +25,9 @@ final class SyncSession {
         defer { folder.unlock() }
         report.temporariesRemoved = folder.removeLeftoverTemporaries()
         let manifestURL = url(of: "manifest.json")
-        let data = try await download(manifestURL, maxBytes: PublicationSync.manifestByteLimit)
-        report.bytesInManifest = data.count
+        let downloaded = try await download(manifestURL, maxBytes: PublicationSync.manifestByteLimit)
+        report.bytesInManifest = downloaded.count
+        let data = try verified(downloaded, file: "manifest.json")
         let formatVersion = try ManifestHeader.version(of: data, from: manifestURL)
         report.formatVersion = formatVersion
         let root = formatVersion == RootManifest.formatVersion ? try RootManifest.decode(data, from: manifestURL) : nil
@@ -65,6 +66,13 @@ final class SyncSession {
             report.outcome = .upToDate
         }
         return report
+    }
+
+    /// A root's or pointer's bytes without their signature, once it is found good; the bytes
+    /// as they are when the client pins no key.
+    func verified(_ document: Data, file: String) throws(ClientError) -> Data {
+        guard !configuration.trustedKeys.isEmpty else { return document }
+        return try SignatureCheck.verified(document, keys: configuration.trustedKeys, file: file)
     }
 
     /// `name` resolved against the publication's base URL (names are checked plain first).

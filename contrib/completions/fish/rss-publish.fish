@@ -20,7 +20,7 @@ function __rss-publish_parse_tokens -S
     set -l unparsed_tokens (__rss-publish_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-publish'
-        __rss-publish_parse_subcommand 0 'out=' 'data-dir=' 'feed=+' 'deltas=' 'full' 'recover' 'shard=' 'retire-after=' 'site-url=' 'title=' 'metrics-file=' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'allow-other-user' 'version' 'h/help'
+        __rss-publish_parse_subcommand 0 'out=' 'data-dir=' 'feed=+' 'deltas=' 'full' 'recover' 'shard=' 'retire-after=' 'site-url=' 'title=' 'metrics-file=' 'signing-key=' 'generate-key=' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'allow-other-user' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __rss-publish_parse_subcommand -r 1 'version'
@@ -88,6 +88,8 @@ complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_o
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" site-url' -l 'site-url' -d 'The URL the publish directory is served at, for atom.xml\'s links (ends with /). (default: none (atom.xml then has no self link); env FEEDMILL_SITE_URL)' -rfka ''
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" title' -l 'title' -d 'Title of atom.xml and index.html. (default: Feedmill; env FEEDMILL_TITLE)' -rfka ''
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" metrics-file' -l 'metrics-file' -d 'Write Prometheus text-format metrics here (node_exporter\'s textfile collector), atomically. (default: none written; env FEEDMILL_METRICS_FILE)' -rF
+complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" signing-key' -l 'signing-key' -d 'Sign the root and every pointer written with the Ed25519 key in this file (made by rss-publish --generate-key, mode 0600), for clients that pin its public key (rss-pull --trust). (default: none (the publication is not signed); env FEEDMILL_SIGNING_KEY)' -rF
+complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" generate-key' -l 'generate-key' -d 'Create a new signing key in this file (mode 0600, never over an existing file), print its public key for clients to pin, and exit.' -rF
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" config' -l 'config' -d 'Configuration file (default: $FEEDMILL_CONFIG, else the first of ./feedmill.toml, ~/.config/feedmill/feedmill.toml, /etc/feedmill/feedmill.toml that exists).' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'toml\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" print-config' -l 'print-config' -d 'Print the effective settings and where each came from, then exit.'
 complete -c 'rss-publish' -n '__rss-publish_should_offer_completions_for_flags_or_options "rss-publish" log-format' -l 'log-format' -d 'text (readable lines) or json (one object per line). (default: text; env FEEDMILL_LOG_FORMAT)' -rfka 'text json'

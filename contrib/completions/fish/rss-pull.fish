@@ -20,7 +20,7 @@ function __rss-pull_parse_tokens -S
     set -l unparsed_tokens (__rss-pull_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-pull'
-        __rss-pull_parse_subcommand 2 'feed=+' 'timeout=' 'catalog-max-age=' 'catalog=' 'search=' 'json' 'version' 'h/help'
+        __rss-pull_parse_subcommand 2 'feed=+' 'trust=+' 'timeout=' 'catalog-max-age=' 'catalog=' 'search=' 'json' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __rss-pull_parse_subcommand -r 1 'version'
@@ -79,6 +79,7 @@ end
 complete -c 'rss-pull' -f
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_positional "rss-pull" -eq 1' -fa '(__rss-pull_complete_directories)'
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull"' -l 'feed' -d 'Follow only this feed (repeatable; default: every published feed).' -rfka ''
+complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull"' -l 'trust' -d 'Accept only a publication signed by this key (repeatable, e.g. the old and the new one while the publisher rotates); anything else is refused and the files held are kept.' -rfka ''
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" timeout' -l 'timeout' -d 'Seconds each request may take, its whole body included (a server sending a byte at a time cannot stretch it).' -rfka ''
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" catalog-max-age' -l 'catalog-max-age' -d 'Format 2: seconds a local catalog is kept while a newer one is published (when it lists every followed feed).' -rfka ''
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" catalog' -l 'catalog' -d 'Following some feeds: all_feeds.sqlite written from their pointers (followed), or the published one (published).' -rfka 'followed published'

@@ -25,4 +25,10 @@ extension Settings {
         "retire-after", type: .duration, default: Seconds(0), valueName: "duration",
         "How long a file a publication no longer names stays before a later one removes it (0: the next publication; "
             + "longer than a client's sync on object storage, where 1h is usual).")
+
+    public static let signingKey = Setting(
+        "signing-key", environment: "FEEDMILL_SIGNING_KEY", type: SettingType.text.orUnset, default: nil, valueName: "file",
+        unsetMeans: "none (the publication is not signed)",
+        "Sign the root and every pointer written with the Ed25519 key in this file (made by rss-publish --generate-key, mode "
+            + "0600), for clients that pin its public key (rss-pull --trust).")
 }
