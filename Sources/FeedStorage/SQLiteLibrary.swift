@@ -1,4 +1,5 @@
 import CSQLiteSettings
+import Foundation
 
 /// SQLite's process-wide settings, applied as the process loads (`CSQLiteSettings`).
 ///
@@ -10,4 +11,29 @@ import CSQLiteSettings
 enum SQLiteLibrary {
     /// Whether memory statistics are off in this process.
     static var memoryStatisticsOff: Bool { feedmill_sqlite3_memory_statistics_off() != 0 }
+
+    /// A mark to find the operating-system errors SQLite logs from now on.
+    static var osErrorMark: UInt { UInt(feedmill_sqlite3_os_errors_logged()) }
+
+    /// The newest operating-system error SQLite logged since `mark` for `path` (or its -wal,
+    /// -shm, -journal), in words: `write(/srv/data/feed_3.sqlite-wal): Input/output error`.
+    /// SQLite's result code says only "disk I/O error" or "unable to open database file".
+    static func osError(since mark: UInt, path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 512)
+        // SQLite logs the full path of a file opened by a relative one.
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        guard feedmill_sqlite3_os_error(UInt(mark), full, &buffer, Int32(buffer.count)) == 1 else { return nil }
+        let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // "os_unix.c:43872: (5) full_fsync(/path) - " (SQLite's own text after the dash is often
+        // empty): the errno in parentheses, then the call and its file.
+        guard let open = message.firstIndex(of: "("), let close = message[open...].firstIndex(of: ")"),
+            let number = Int32(message[message.index(after: open)..<close]),
+            let dash = message.range(of: ") - ", options: .backwards), dash.lowerBound > close
+        else { return message }
+        let call = message[message.index(close, offsetBy: 2)..<dash.lowerBound].trimmingCharacters(in: .whitespaces)
+        // A failed open is retried read-only before SQLite logs it, so its errno is the retry's
+        // (ENOENT for a -wal that a read-only open may not create), not the cause: not said.
+        if call.hasPrefix("open(") { return "\(call)) failed" }
+        return "\(call)): \(String(cString: strerror(number)))"
+    }
 }

@@ -61,6 +61,7 @@ public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable 
     }
 
     static func wrap<T>(_ path: String, _ action: String, _ body: () throws -> T) throws(StorageError) -> T {
+        let mark = SQLiteLibrary.osErrorMark
         do {
             return try body()
         } catch let error as StorageError {
@@ -77,8 +78,11 @@ public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable 
         } catch let error as DatabaseError
             where [.SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_READONLY, .SQLITE_PERM].contains(error.resultCode)
         {
-            // SQLite's words name the symptom; the file system, asked now, usually names the cause.
-            let cause = FileSystemDiagnosis.problem(writing: path).map { ": \($0)" } ?? ""
+            // SQLite's words name the symptom; the call that failed (SQLite's own log of it) and
+            // the file system, asked now, name the cause.
+            let causes = [SQLiteLibrary.osError(since: mark, path: path) ?? Self.failedCall(error), FileSystemDiagnosis.problem(writing: path)]
+                .compactMap { $0 }
+            let cause = causes.isEmpty ? "" : ": " + causes.joined(separator: "; ")
             throw StorageError(path: path, message: "\(action) failed\(cause) (\(error.message ?? "\(error)"))")
         } catch {
             throw StorageError(path: path, message: "\(action) failed: \(error)")
@@ -87,6 +91,20 @@ public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable 
 }
 
 extension StorageError {
+    /// Which call failed, from SQLite's extended result code, when SQLite did not log the
+    /// call itself (it logs opens and syncs, not reads and writes).
+    static func failedCall(_ error: DatabaseError) -> String? {
+        switch error.extendedResultCode {
+        case .SQLITE_IOERR_WRITE: "a write to the database or its journal failed"
+        case .SQLITE_IOERR_READ, .SQLITE_IOERR_SHORT_READ: "a read of the database or its journal failed"
+        case .SQLITE_IOERR_FSYNC, .SQLITE_IOERR_DIR_FSYNC: "a sync to the disk failed"
+        case .SQLITE_IOERR_TRUNCATE: "truncating the database or its journal failed"
+        case .SQLITE_IOERR_DELETE: "removing the journal failed"
+        case .SQLITE_IOERR_SHMOPEN, .SQLITE_IOERR_SHMSIZE, .SQLITE_IOERR_SHMMAP: "the -shm file could not be opened or grown"
+        default: nil
+        }
+    }
+
     /// The error for a file that is there and that this process may not write, or `nil` when
     /// it may (or is not there). One line, no SQL: `cannot write /path/feed_5.sqlite: owned by
     /// root:root, mode 0644, and this run is feedmill (uid 999); fix it with: chown feedmill: /path/feed_5.sqlite`.

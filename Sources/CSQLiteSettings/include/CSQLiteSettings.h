@@ -8,4 +8,14 @@
 /// process loaded, before any code could initialise SQLite.
 int feedmill_sqlite3_memory_statistics_off(void);
 
+/// How many operating-system errors SQLite has logged so far (a mark to search from).
+unsigned long feedmill_sqlite3_os_errors_logged(void);
+
+/// The newest operating-system error SQLite logged since `mark` for a file whose path starts
+/// with `path` (the database, its -wal, -shm or -journal), as SQLite wrote it
+/// ("os_unix.c:43872: (5) write(/srv/data/feed_3.sqlite-wal) - Input/output error"), copied
+/// into `out`; 1 when there is one. SQLite's result code ("disk I/O error") names only the
+/// symptom; this names the call, the file and errno's meaning (issue 52).
+int feedmill_sqlite3_os_error(unsigned long mark, const char *path, char *out, int size);
+
 #endif

@@ -22,11 +22,7 @@ final class LocalFolder {
     /// Creates the folder if needed and takes its lock.
     init(_ url: URL) throws(ClientError) {
         self.url = url.standardizedFileURL
-        do {
-            try FileManager.default.createDirectory(at: self.url, withIntermediateDirectories: true)
-        } catch {
-            throw .folder(path: self.url.path, reason: "cannot be created: \(error.localizedDescription)")
-        }
+        try Self.makeDirectories(self.url.path)
         let descriptor = open(self.url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .folder(path: self.url.path, reason: "cannot be opened: \(Self.errorText())") }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
@@ -80,26 +76,79 @@ final class LocalFolder {
         Self.temporaryPrefix + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
     }
 
-    /// Writes `data` to a new temporary and syncs it; returns its name.
+    /// Writes `data` to a new temporary and syncs it; returns its name. With the client's own
+    /// calls, not Foundation's (whose atomic write leaves `.dat.nosync…` files behind when it
+    /// fails, and says no more than "cannot be written"): a temporary that could not be
+    /// written whole is removed, and the error names its cause.
     func writeTemporary(_ data: Data, for name: String) throws(ClientError) -> String {
         let temporary = temporaryName(for: name)
         let path = self.path(temporary)
-        guard FileManager.default.createFile(atPath: path, contents: data) else {
-            throw .folder(path: path, reason: "cannot be written")
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .folder(path: path, reason: "cannot be created: \(Self.errorText())") }
+        let failure: String? = data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return "cannot be written: \(Self.errorText())"
+                }
+                offset += written
+            }
+            return fsync(descriptor) == 0 ? nil : "cannot be synced: \(Self.errorText())"
         }
-        try sync(temporary)
+        let closed = close(descriptor) == 0 ? nil : "cannot be closed: \(Self.errorText())"
+        if let reason = failure ?? closed {
+            unlink(path)
+            throw .folder(path: path, reason: reason)
+        }
         return temporary
     }
 
-    /// Copies the file `name` to a new temporary (to apply a delta to the copy).
+    /// Copies the file `name` to a new temporary (to apply a delta to the copy), 64 KiB at a
+    /// time; a copy cut short is removed.
     func copyToTemporary(_ name: String) throws(ClientError) -> String {
+        let source = open(path(name), O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { throw .folder(path: path(name), reason: "cannot be read to copy it: \(Self.errorText())") }
+        defer { close(source) }
         let temporary = temporaryName(for: name)
-        do {
-            try FileManager.default.copyItem(atPath: path(name), toPath: path(temporary))
-        } catch {
-            throw .folder(path: path(name), reason: "cannot be copied: \(error.localizedDescription)")
+        let target = path(temporary)
+        let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .folder(path: target, reason: "cannot be created: \(Self.errorText())") }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var failure: String?
+        copying: while true {
+            let count = read(source, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { failure = "cannot be read to copy it: \(Self.errorText())"; break }
+            if count == 0 { break }
+            var offset = 0
+            while offset < count {
+                let written = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, count - offset) }
+                if written < 0, errno == EINTR { continue }
+                if written < 0 { failure = "cannot be written: \(Self.errorText())"; break copying }
+                offset += written
+            }
+        }
+        if failure == nil, close(descriptor) != 0 { failure = "cannot be closed: \(Self.errorText())" } else if failure != nil { close(descriptor) }
+        if let failure {
+            unlink(target)
+            throw .folder(path: target, reason: failure)
         }
         return temporary
+    }
+
+    /// `mkdir -p`, each missing folder made with the caller's umask; the error names the
+    /// folder that could not be made and why.
+    private static func makeDirectories(_ path: String) throws(ClientError) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw .folder(path: path, reason: "is not a folder") }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try makeDirectories(parent) }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw .folder(path: path, reason: "cannot be created: \(errorText())") }
     }
 
     /// Renames the synced temporary over `name`, then syncs the folder so the rename survives

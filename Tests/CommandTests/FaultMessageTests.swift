@@ -1,0 +1,62 @@
+import FeedBasics
+import Foundation
+import PipelineTestSupport
+import TestSupport
+import Testing
+
+/// A failed I/O call is said with its file and its cause (issue 52): SQLite's own words, "disk
+/// I/O error" or "unable to open database file", name only the symptom, and Foundation's
+/// "The operation could not be completed. (NSCocoaErrorDomain error 512.)" names nothing.
+@Suite("messages that name the failed call's cause", .serialized)
+struct FaultMessageTests {
+    func faulted(_ under: String, calls: String, errno number: Int32, persistent: Bool = false) throws -> [String: String] {
+        ["LD_PRELOAD": try PublishFaultTests.shim.get(), "FEEDMILL_FAULT_UNDER": under, "FEEDMILL_FAULT_CALLS": calls,
+            "FEEDMILL_FAULT_AT": "1", "FEEDMILL_FAULT_ERRNO": "\(number)", "FEEDMILL_FAULT_PERSIST": persistent ? "1" : "0"]
+    }
+
+    /// SQLite logs a failed sync with its errno; the message now carries it.
+    @Test func aFailedSyncOfTheCatalogIsSaidWithItsErrno() throws {
+        let run = try BinaryRun(feeds: 1, items: 1)
+        #expect(try run.createAll().status == 0)
+        let feeds = Executable(name: "rss-feeds")
+        let added = try feeds.runCapturing(
+            ["add", run.server.baseURL + "/new.xml", "--data-dir", run.data], environment: try faulted(run.data, calls: "sync", errno: EIO, persistent: true))
+        #expect(added.status != 0)
+        #expect(added.stderr.contains("all_feeds.sqlite") && added.stderr.contains("Input/output error"), "\(added.stderr)")
+        let again = try feeds.runCapturing(["add", run.server.baseURL + "/new.xml", "--data-dir", run.data])
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+
+    /// A write SQLite does not log is at least said as a write.
+    @Test func aFailedWriteOfAFeedDatabaseIsSaidAsAWrite() throws {
+        let run = try BinaryRun(feeds: 1, items: 1)
+        let created = try run.create.runCapturing(
+            ["--opml", run.server.baseURL + "/list.opml"] + run.options, environment: try faulted(run.data, calls: "write", errno: EIO, persistent: true))
+        #expect(created.status != 0)
+        #expect(created.stderr.contains("a write to the database or its journal failed"), "\(created.stderr)")
+    }
+
+    /// rss-pull's folder that cannot be made, and a state file that cannot be written: the
+    /// cause in words, and no Foundation temporary (`.dat.nosync…`) left behind.
+    @Test(arguments: [EIO, ENOSPC])
+    func theClientSaysWhyItCannotWriteAndLeavesNothing(errno number: Int32) throws {
+        let run = try BinaryRun(feeds: 1, items: 1)
+        #expect(try run.createAll().status == 0)
+        #expect(try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out]).status == 0)
+        let pull = Executable(name: "rss-pull")
+        let meaning = String(cString: strerror(number))
+        let parent = run.root.url.path + "/clients"
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        let folder = parent + "/folder"
+        let notMade = try pull.runCapturing(["file://" + run.out + "/", folder], environment: try faulted(parent, calls: "mkdir", errno: number))
+        #expect(notMade.status == 70 && notMade.stderr.contains("cannot be created: \(meaning)"), "\(notMade.stderr)")
+        #expect(!notMade.stderr.contains("NSCocoaErrorDomain"))
+
+        let notWritten = try pull.runCapturing(["file://" + run.out + "/", folder], environment: try faulted(folder, calls: "write", errno: number, persistent: true))
+        #expect(notWritten.status != 0 && notWritten.stderr.contains(meaning), "\(notWritten.stderr)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        #expect(left.allSatisfy { !$0.contains(".dat.nosync") && !$0.contains(".tmp.") }, "\(left)")
+        let again = try pull.runCapturing(["file://" + run.out + "/", folder])
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+}
