@@ -33,11 +33,15 @@ struct PublishFaultTests {
         var feeds: [String]
         var atom: Data?
         var index: Data?
+        /// The publisher's records and record pages: a record retired by a publication that
+        /// stopped after its commit used to stay until some feed changed.
+        var records: Int
 
         init(_ directory: String) throws {
             feeds = try PublicationReader.record(directory).feeds.map { "\($0.feedID) \($0.sha256)" }
             atom = FileManager.default.contents(atPath: directory + "/atom.xml")
             index = FileManager.default.contents(atPath: directory + "/index.html")
+            records = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("publisher.") }.count
         }
     }
 
@@ -107,6 +111,7 @@ struct PublishFaultTests {
             #expect(outcome?.feeds == expected.feeds, "call \(point): the next run publishes what a run without faults does\n\(faulted.stderr)")
             #expect(outcome?.atom == expected.atom, "call \(point): atom.xml as without faults\n\(faulted.stderr)")
             #expect(outcome?.index == expected.index, "call \(point): index.html as without faults\n\(faulted.stderr)")
+            #expect(outcome?.records == expected.records, "call \(point): no record left that a run without faults removes\n\(faulted.stderr)")
             let left = try leftovers(run.out)
             #expect(left.isEmpty, "call \(point): no temporary left: \(left)")
         }

@@ -132,10 +132,12 @@ public struct PublishRun: Sendable {
                 } else {
                     healthAhead?.cancel()
                 }
-                // A run that met an error that persisted (a full disk) could not remove its
-                // temporaries: the next one does, even with nothing to publish (issue 52).
-                publication.report.filesRemoved = PublishedFiles.remove(
-                    PublishedFiles.staleTemporaries(among: start.listing, in: target).sorted(), in: target)
+                // What the last publication's record retired and its own temporaries, when an
+                // error after its commit (or one that persisted: a full disk) kept it from
+                // removing them: removed now, even with nothing to publish, not left until some
+                // feed changes (issue 52). Only names still there: nothing is asked of a
+                // bucket for names already gone.
+                removeRetired(store, onlyPresent: true, &publication)
             }
         } catch {
             // A root changed underneath may name what this run skipped as already there: keep it all.
@@ -218,10 +220,11 @@ public struct PublishRun: Sendable {
 
     /// Removes what was retired long enough ago, and the temporaries of runs that ended (the
     /// publisher's own plain files only).
-    private func removeRetired(_ store: ManifestStore, _ publication: inout Publication) {
+    private func removeRetired(_ store: ManifestStore, onlyPresent: Bool = false, _ publication: inout Publication) {
         var names = PublishedFiles.due(
             publication.next.retired ?? [], now: configuration.clock(), generation: publication.generation, grace: configuration.retireAfter)
-        let shared = catalogsNamedElsewhere(store, root: publication.committedRoot)
+        if onlyPresent { names = names.filter(publication.start.listing.contains) }
+        let shared = catalogsNamedElsewhere(store, root: publication.committedRoot ?? publication.start.root)
         names.removeAll { shared($0) }
         names += PublishedFiles.staleTemporaries(among: publication.start.listing, in: target).sorted()
         publication.report.filesRemoved = PublishedFiles.remove(names, in: target)
