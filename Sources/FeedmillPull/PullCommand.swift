@@ -170,7 +170,7 @@ public struct PullCommand: AsyncParsableCommand {
     /// `--search`: the matches, one `feedid<TAB>title` line each (`--json`: an array); 70 when
     /// the index cannot be read.
     private func searchTitles(_ text: String, in source: URL) async throws {
-        let catalog = PublicationCatalog(baseURL: source, transport: DefaultTransport.make(timeout: timeout))
+        let catalog = PublicationCatalog(baseURL: source, transport: DefaultTransport.make(timeout: timeout), trustedKeys: trust.compactMap(TrustedKey.init))
         let matches: [CatalogMatch]
         do {
             matches = try await catalog.search(text, in: try await catalog.index())

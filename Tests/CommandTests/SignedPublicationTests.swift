@@ -67,6 +67,11 @@ struct SignedPublicationTests {
         let wrongKey = try pull.runCapturing([server.baseURL, strangers, "--trust", other])
         #expect(wrongKey.status == 70 && wrongKey.stderr.contains("which this client does not trust"), "\(wrongKey)")
         #expect(Self.databases(strangers).isEmpty)
+        // Browsing the catalog: the root checked the same way.
+        let search = try pull.runCapturing([server.baseURL, "--search", "Feed", "--trust", key])
+        #expect(search.status == 0 && !search.stdout.isEmpty, "\(search)")
+        let strangerSearch = try pull.runCapturing([server.baseURL, "--search", "Feed", "--trust", other])
+        #expect(strangerSearch.status == 70 && strangerSearch.stderr.contains("which this client does not trust"), "\(strangerSearch)")
 
         // An unchanged feed still costs a 304: the signature does not change its pointer's bytes.
         for feed in 1...3 { try ChangedFeed(path: run.data + "/feed_\(feed).sqlite").upsert([entry("signed-\(feed)")], now: 5_000) }

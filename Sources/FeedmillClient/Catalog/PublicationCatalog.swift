@@ -9,13 +9,18 @@ import Foundation
 public struct PublicationCatalog: Sendable {
     public let baseURL: URL
     public let transport: any ClientTransport
+    /// The publisher's keys this client pins (``PublicationSync/trustedKeys``): the root must
+    /// be signed by one of them; the index, groups, pages and runs are then vouched for by the
+    /// SHA-256 that names each. Empty: no check.
+    public let trustedKeys: [TrustedKey]
 
     /// The index format this client reads.
     public static let knownIndexFormatVersion = 2
 
-    public init(baseURL: URL, transport: any ClientTransport = DefaultTransport.make()) {
+    public init(baseURL: URL, transport: any ClientTransport = DefaultTransport.make(), trustedKeys: [TrustedKey] = []) {
         self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
         self.transport = transport
+        self.trustedKeys = trustedKeys
     }
 
     /// The index the root names now (one request for the root, one for the index).
@@ -23,7 +28,9 @@ public struct PublicationCatalog: Sendable {
         let rootURL = baseURL.appendingPathComponent("manifest.json")
         let root: RootWithIndex
         do {
-            root = try JSONDecoder().decode(RootWithIndex.self, from: try await body(rootURL, maxBytes: PublicationSync.manifestByteLimit))
+            var bytes = try await body(rootURL, maxBytes: PublicationSync.manifestByteLimit)
+            if !trustedKeys.isEmpty { bytes = try SignatureCheck.verified(bytes, keys: trustedKeys, file: "manifest.json") }
+            root = try JSONDecoder().decode(RootWithIndex.self, from: bytes)
         } catch let error as ClientError {
             throw error
         } catch {
