@@ -6,8 +6,8 @@ import Foundation
 ///
 /// Why not `URLSession` here: swift-corelibs-foundation hands received bytes to the delegate
 /// on another queue without holding the transfer back, so a gzip bomb decompressed faster than
-/// the cap is checked (316 MB for a 256 MiB bomb against a 16 MiB cap), a sync held 70 MB
-/// whatever it did, and `URLSession` created `~/.cache/org.swift.foundation.URLCache` and
+/// the cap is checked (316 MB peak for a 256 MiB bomb against a 16 MiB cap), and `URLSession`
+/// created `~/.cache/org.swift.foundation.URLCache` and
 /// `~/.local/share/<name>` even with no cache and no cookie store (measured, issue 52). libcurl
 /// calls back on the transfer's own thread, so a body stops at its cap, decompressed bytes
 /// counted; the whole request ends at `timeout` however slowly bytes drip
