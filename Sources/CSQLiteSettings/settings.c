@@ -2,8 +2,10 @@
 #include <pthread.h>
 #include <string.h>
 #include "CSQLiteSettings.h"
+#include "errno_vfs.h"
 
 static int memory_statistics_off = 0;
+static int errno_vfs_registered = 0;
 
 /* The last operating-system errors SQLite logged (sqlite3_log from os_unix.c), in a ring:
  * StorageError reads the one for its file after a failure. */
@@ -12,22 +14,33 @@ static char os_errors[FEEDMILL_OS_ERRORS][512];
 static unsigned long os_errors_logged = 0;
 static pthread_mutex_t os_errors_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void feedmill_sqlite3_log(void *context, int code, const char *message) {
-    (void)context; (void)code;
-    if (!message || strncmp(message, "os_", 3) != 0) return;
+void feedmill_sqlite3_record_os_error(const char *message) {
     pthread_mutex_lock(&os_errors_lock);
     char *slot = os_errors[os_errors_logged % FEEDMILL_OS_ERRORS];
     strncpy(slot, message, sizeof os_errors[0] - 1);
     slot[sizeof os_errors[0] - 1] = 0;
-    os_errors_logged++;
+    __atomic_store_n(&os_errors_logged, os_errors_logged + 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&os_errors_lock);
 }
 
+static void feedmill_sqlite3_log(void *context, int code, const char *message) {
+    (void)context; (void)code;
+    if (!message || strncmp(message, "os_", 3) != 0) return;
+    feedmill_sqlite3_record_os_error(message);
+}
+
+/* Read on every storage call (StorageError.wrap takes a mark before it starts), written only
+ * when an I/O call fails: an atomic load, no lock. */
 unsigned long feedmill_sqlite3_os_errors_logged(void) {
-    pthread_mutex_lock(&os_errors_lock);
-    unsigned long logged = os_errors_logged;
-    pthread_mutex_unlock(&os_errors_lock);
-    return logged;
+    return __atomic_load_n(&os_errors_logged, __ATOMIC_ACQUIRE);
+}
+
+/* Whether a ring entry is SQLite's own log of a failed open, whose errno is its read-only
+ * retry's: errno_vfs.c records the first attempt's, which is preferred. */
+static int is_sqlite_open(const char *message) {
+    const char *open = strchr(message, '(');
+    const char *close = open ? strchr(open, ')') : NULL;
+    return strncmp(message, "os_", 3) == 0 && close && strncmp(close + 1, " open(", 6) == 0;
 }
 
 int feedmill_sqlite3_os_error(unsigned long mark, const char *path, char *out, int size) {
@@ -36,15 +49,19 @@ int feedmill_sqlite3_os_error(unsigned long mark, const char *path, char *out, i
     size_t length = strlen(path);
     unsigned long oldest = os_errors_logged > FEEDMILL_OS_ERRORS ? os_errors_logged - FEEDMILL_OS_ERRORS : 0;
     if (mark < oldest) mark = oldest;
-    for (unsigned long index = os_errors_logged; index > mark && !found; index--) {
-        const char *message = os_errors[(index - 1) % FEEDMILL_OS_ERRORS];
-        const char *open = strchr(message, '(');
-        /* "(errno) call(path) - text": the path follows the second parenthesis. */
-        const char *call = open ? strchr(open + 1, '(') : NULL;
-        if (call && strncmp(call + 1, path, length) == 0 && size > 0) {
-            strncpy(out, message, (size_t)size - 1);
-            out[size - 1] = 0;
-            found = 1;
+    /* First pass without SQLite's own open logs, second with them. */
+    for (int pass = 0; pass < 2 && !found; pass++) {
+        for (unsigned long index = os_errors_logged; index > mark && !found; index--) {
+            const char *message = os_errors[(index - 1) % FEEDMILL_OS_ERRORS];
+            if (pass == 0 && is_sqlite_open(message)) continue;
+            const char *open = strchr(message, '(');
+            /* "(errno) call(path) - text": the path follows the second parenthesis. */
+            const char *call = open ? strchr(open + 1, '(') : NULL;
+            if (call && strncmp(call + 1, path, length) == 0 && size > 0) {
+                strncpy(out, message, (size_t)size - 1);
+                out[size - 1] = 0;
+                found = 1;
+            }
         }
     }
     pthread_mutex_unlock(&os_errors_lock);
@@ -57,6 +74,12 @@ int feedmill_sqlite3_os_error(unsigned long mark, const char *path, char *out, i
 __attribute__((constructor)) static void feedmill_sqlite3_configure(void) {
     memory_statistics_off = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
     sqlite3_config(SQLITE_CONFIG_LOG, feedmill_sqlite3_log, (void *)0);
+    /* Last: registering a VFS initialises SQLite, after which sqlite3_config is refused. */
+    errno_vfs_registered = feedmill_sqlite3_register_errno_vfs();
+}
+
+int feedmill_sqlite3_errno_vfs_registered(void) {
+    return errno_vfs_registered;
 }
 
 int feedmill_sqlite3_memory_statistics_off(void) {

@@ -84,6 +84,10 @@ extension ManifestStore {
         start = Start(manifest: start.manifest, recovery: recovery, present: versionedFiles)
         start.legacy = legacy
         start.resolvedPublication = publication
+        // The record is superseded by the next one, which retires it as it retires the record a
+        // root named: a first publication cut short before its root otherwise left its record
+        // for good beside the one the rerun commits (issue 52).
+        start.recordName = recordName
         start.versionFloors.merge(floors) { max($0, $1) }
         // Every pointer is rewritten: none can be vouched for.
         start.repairAll = true

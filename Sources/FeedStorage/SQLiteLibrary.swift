@@ -12,6 +12,11 @@ enum SQLiteLibrary {
     /// Whether memory statistics are off in this process.
     static var memoryStatisticsOff: Bool { feedmill_sqlite3_memory_statistics_off() != 0 }
 
+    /// Whether every connection's files go through the layer that records the errno of a
+    /// failed read, write, truncate or sync (`errno_vfs.c`), so that ``osError(since:path:)``
+    /// finds those too, not only the opens and syncs SQLite logs itself.
+    static var errnoLayerRegistered: Bool { feedmill_sqlite3_errno_vfs_registered() != 0 }
+
     /// A mark to find the operating-system errors SQLite logs from now on.
     static var osErrorMark: UInt { UInt(feedmill_sqlite3_os_errors_logged()) }
 
@@ -31,9 +36,10 @@ enum SQLiteLibrary {
             let dash = message.range(of: ") - ", options: .backwards), dash.lowerBound > close
         else { return message }
         let call = message[message.index(close, offsetBy: 2)..<dash.lowerBound].trimmingCharacters(in: .whitespaces)
-        // A failed open is retried read-only before SQLite logs it, so its errno is the retry's
-        // (ENOENT for a -wal that a read-only open may not create), not the cause: not said.
-        if call.hasPrefix("open(") { return "\(call)) failed" }
+        // A failed open is retried read-only before SQLite logs it, so SQLite's errno is the
+        // retry's (ENOENT for a -wal that a read-only open may not create), not the cause: not
+        // said. The first attempt's is recorded by errno_vfs.c ("feedmill_vfs: …"), and preferred.
+        if call.hasPrefix("open("), message.hasPrefix("os_") { return "\(call)) failed" }
         return "\(call)): \(String(cString: strerror(number)))"
     }
 }

@@ -16,6 +16,10 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A root or pointer whose signature is missing, by a key not trusted, or wrong, while the
     /// client pins keys (``PublicationSync/trustedKeys``): refused, the files held kept.
     case unverified(file: String, reason: String)
+    /// A pointer whose usable entry is of an older generation of its shard than the one the
+    /// client already applied to the feed's file: a stale copy (a CDN edge) or a replay (an
+    /// old pointer, even validly signed). The file held is kept; a later sync tries again.
+    case stalePointer(file: String, shard: String, generation: Int, applied: Int)
     /// The server answered with a status other than 200.
     case httpStatus(url: URL, status: Int)
     case manifestUnreadable(url: URL, reason: String)
@@ -57,6 +61,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(url.absoluteString): no complete answer within \(seconds.formatted(.number.grouping(.never))) s (the whole request's time limit): stopped"
         case .cancelled(let url): "\(url.absoluteString): cancelled"
         case .unverified(let file, let reason): "\(file): \(reason): refused, the files held are kept"
+        case .stalePointer(let file, let shard, let generation, let applied):
+            "\(file): its entry is of generation \(generation) of shard \(shard), older than generation \(applied) already applied "
+                + "(a stale copy or a replay): the file held is kept"
         case .httpStatus(let url, let status): "\(url.absoluteString): the server answered HTTP \(status)"
         case .manifestUnreadable(let url, let reason): "\(url.absoluteString) is not a usable manifest: \(reason)"
         case .unsupportedFormat(let url, let format, let version):

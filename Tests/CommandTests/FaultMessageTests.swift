@@ -27,13 +27,35 @@ struct FaultMessageTests {
         #expect(again.status == 0, "\(again.stderr)")
     }
 
-    /// A write SQLite does not log is at least said as a write.
-    @Test func aFailedWriteOfAFeedDatabaseIsSaidAsAWrite() throws {
+    /// A write SQLite does not log (only "disk I/O error") is said with its file and errno:
+    /// the layer under SQLite's files (`errno_vfs.c`) records it.
+    @Test(arguments: [EIO, ENOSPC])
+    func aFailedWriteOfAFeedDatabaseIsSaidWithItsErrno(errno number: Int32) throws {
         let run = try BinaryRun(feeds: 1, items: 1)
         let created = try run.create.runCapturing(
-            ["--opml", run.server.baseURL + "/list.opml"] + run.options, environment: try faulted(run.data, calls: "write", errno: EIO, persistent: true))
+            ["--opml", run.server.baseURL + "/list.opml"] + run.options, environment: try faulted(run.data, calls: "write", errno: number, persistent: true))
         #expect(created.status != 0)
-        #expect(created.stderr.contains("a write to the database or its journal failed"), "\(created.stderr)")
+        let meaning = String(cString: strerror(number))
+        let said = created.stderr.split(separator: "\n").first { $0.contains("write(" + run.data) && $0.contains(meaning) }
+        #expect(said != nil, "\(created.stderr)")
+        #expect(try run.createAll().status == 0)
+    }
+
+    /// SQLite retries a failed open read-only and logs the retry's errno (ENOENT for a -shm it
+    /// may not create): the first attempt's errno is the one said.
+    @Test(arguments: [EIO, ENOSPC])
+    func aFailedOpenOfTheSharedMemoryFileIsSaidWithTheFirstErrno(errno number: Int32) throws {
+        let run = try BinaryRun(feeds: 1, items: 1)
+        #expect(try run.createAll().status == 0)
+        let feeds = Executable(name: "rss-feeds")
+        let shm = run.data + "/all_feeds.sqlite-shm"
+        let added = try feeds.runCapturing(
+            ["add", run.server.baseURL + "/new.xml", "--data-dir", run.data], environment: try faulted(shm, calls: "open", errno: number))
+        #expect(added.status != 0)
+        #expect(added.stderr.contains("open(\(shm)): \(String(cString: strerror(number)))"), "\(added.stderr)")
+        #expect(!added.stderr.contains("No such file or directory"), "\(added.stderr)")
+        let again = try feeds.runCapturing(["add", run.server.baseURL + "/new.xml", "--data-dir", run.data])
+        #expect(again.status == 0, "\(again.stderr)")
     }
 
     /// rss-pull's folder that cannot be made, and a state file that cannot be written: the

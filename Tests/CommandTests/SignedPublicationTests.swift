@@ -121,4 +121,48 @@ struct SignedPublicationTests {
         #expect(Self.databases(folder) == Self.databases(reference))
         #expect(!held.isEmpty)
     }
+
+    /// A replay: the current root, but one feed's pointer (and its snapshot) from an earlier
+    /// publication, validly signed. Its generation is older than the one the client applied to
+    /// that feed, so it is refused and the newer file kept; a root replayed whole is refused
+    /// as stale. Once the server gives the current pointer again, nothing is downloaded.
+    @Test func aReplayedPointerOrRootDoesNotTakeAFeedBack() throws {
+        let scratch = try TemporaryDirectory()
+        let keyPath = scratch.url.path + "/signing.key"
+        let key = try Executable(name: "rss-publish").runCapturing(["--generate-key", keyPath]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let run = try BinaryRun(feeds: 2, items: 2)
+        _ = try run.createAll()
+        #expect(try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out, "--signing-key", keyPath, "--now", "1800000000"]).status == 0)
+        // What a hostile mirror keeps of the first publication.
+        let old = scratch.url.path + "/old"
+        #expect(try runToCompletion("/bin/cp", ["-a", run.out, old]).status == 0)
+        let server = try HostileTestServer(directory: run.out)
+        let folder = scratch.url.path + "/client"
+        #expect(try pull.runCapturing([server.baseURL, folder, "--trust", key]).status == 0)
+
+        try ChangedFeed(path: run.data + "/feed_1.sqlite").upsert([entry("newer")], now: 5_000)
+        #expect(try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out, "--signing-key", keyPath, "--now", "1800003600"]).status == 0)
+        #expect(try pull.runCapturing([server.baseURL, folder, "--trust", key]).status == 0)
+        let current = Self.databases(folder)
+
+        // The old pointer and every old object, the current root.
+        server.misbehave { path in
+            guard path != "/manifest.json" else { return nil }
+            return FileManager.default.contents(atPath: old + path).map { .reply(status: 200, headers: [], body: [UInt8]($0)) }
+        }
+        let replayed = try pull.runCapturing([server.baseURL, folder, "--trust", key])
+        #expect(replayed.status == 1 && replayed.stderr.contains("feed_1.json: its entry is of generation 1"), "\(replayed)")
+        #expect(Self.databases(folder) == current, "the newer file is kept")
+
+        // The whole old publication: its root is stale.
+        server.misbehave { path in FileManager.default.contents(atPath: old + path).map { .reply(status: 200, headers: [], body: [UInt8]($0)) } }
+        let stale = try pull.runCapturing([server.baseURL, folder, "--trust", key])
+        #expect((stale.stdout + stale.stderr).contains("older than"), "\(stale)")
+        #expect(Self.databases(folder) == current)
+
+        server.behave()
+        let honest = try pull.runCapturing([server.baseURL, folder, "--trust", key])
+        #expect(honest.status == 0, "\(honest.stderr)")
+        #expect(Self.databases(folder) == current)
+    }
 }

@@ -192,6 +192,18 @@ struct StorageTests {
         #expect(SQLiteLibrary.memoryStatisticsOff)
         #expect(sqlite3_memory_used() == 0)
     }
+
+    /// Every file SQLite opens goes through the layer that records a failed read's or write's
+    /// errno (issue 52), and a database written through it reads back whole.
+    @Test func sqliteFilesGoThroughTheErrnoLayer() throws {
+        let directory = try TemporaryDirectory()
+        let database = try FeedDatabase(path: directory.url.path + "/feed_1.sqlite")
+        try database.upsert((0..<300).map { entry("e\($0)", title: String(repeating: "t", count: 900)) }, now: 5_000)
+        #expect(SQLiteLibrary.errnoLayerRegistered)
+        let vfs = try #require(sqlite3_vfs_find(nil))
+        #expect(String(cString: vfs.pointee.zName) == "feedmill-errno")
+        #expect(try database.itemCount() == 300)
+    }
 }
 
 @Suite("Catalog: importing the feed list")

@@ -8,6 +8,10 @@
 /// process loaded, before any code could initialise SQLite.
 int feedmill_sqlite3_memory_statistics_off(void);
 
+/// Non-zero when every connection's files go through the layer that logs the errno of a failed
+/// read, write, truncate or sync (errno_vfs.c), which SQLite's own log does not say.
+int feedmill_sqlite3_errno_vfs_registered(void);
+
 /// How many operating-system errors SQLite has logged so far (a mark to search from).
 unsigned long feedmill_sqlite3_os_errors_logged(void);
 

@@ -72,9 +72,16 @@ struct ClientState: Codable, Equatable {
         /// (``PublicationSync/CatalogSource/followed``), not a published version: `version` is
         /// nil, so a sync that needs the published catalog replaces it.
         var built: Bool?
+        /// Format 2: the shard and generation of the pointer entry the file was brought to. A
+        /// shard's generations only go up, so a pointer giving an older one of the same shard
+        /// is stale or replayed (``ClientError/stalePointer(file:shard:generation:applied:)``).
+        var entryShard: String?
+        var entryGeneration: Int?
 
         enum CodingKeys: String, CodingKey {
             case kind, version, size, modified, built
+            case entryShard = "entry_shard"
+            case entryGeneration = "entry_generation"
             case feedID = "feedid"
             case schemaVersion = "schema_version"
             case contentDigest = "content_digest"

@@ -86,16 +86,7 @@ final class LocalFolder {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .folder(path: path, reason: "cannot be created: \(Self.errorText())") }
         let failure: String? = data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return "cannot be written: \(Self.errorText())"
-                }
-                offset += written
-            }
-            return fsync(descriptor) == 0 ? nil : "cannot be synced: \(Self.errorText())"
+            Self.writeAll(descriptor, buffer) ?? (fsync(descriptor) == 0 ? nil : "cannot be synced: \(Self.errorText())")
         }
         let closed = close(descriptor) == 0 ? nil : "cannot be closed: \(Self.errorText())"
         if let reason = failure ?? closed {
@@ -122,13 +113,8 @@ final class LocalFolder {
             if count < 0, errno == EINTR { continue }
             if count < 0 { failure = "cannot be read to copy it: \(Self.errorText())"; break }
             if count == 0 { break }
-            var offset = 0
-            while offset < count {
-                let written = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, count - offset) }
-                if written < 0, errno == EINTR { continue }
-                if written < 0 { failure = "cannot be written: \(Self.errorText())"; break copying }
-                offset += written
-            }
+            failure = buffer.withUnsafeBytes { Self.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            if failure != nil { break copying }
         }
         if failure == nil, close(descriptor) != 0 { failure = "cannot be closed: \(Self.errorText())" } else if failure != nil { close(descriptor) }
         if let failure {
@@ -136,6 +122,18 @@ final class LocalFolder {
             throw .folder(path: target, reason: failure)
         }
         return temporary
+    }
+
+    /// Writes all of `bytes` (a short write goes on, an interrupted one is tried again); why not, or `nil`.
+    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0, errno == EINTR { continue }
+            if written < 0 { return "cannot be written: \(errorText())" }
+            offset += written
+        }
+        return nil
     }
 
     /// `mkdir -p`, each missing folder made with the caller's umask; the error names the

@@ -97,7 +97,15 @@ extension SyncSession {
                 report.notPublished.append(feedID)
                 return .notUsable
             }
+            let local = state.files[entry.file.name]
+            if let local, local.entryShard == entry.shard, let applied = local.entryGeneration, entry.generation < applied {
+                throw .stalePointer(file: name, shard: entry.shard, generation: entry.generation, applied: applied)
+            }
             await sync(entry.file, kind: .feed)
+            if state.files[entry.file.name]?.version == entry.file.version {
+                state.files[entry.file.name]?.entryShard = entry.shard
+                state.files[entry.file.name]?.entryGeneration = entry.generation
+            }
             return .published(pointer, entry)
         } catch {
             report.problems.append(SyncProblem(file: SafeName.feed(feedID), error: error))
