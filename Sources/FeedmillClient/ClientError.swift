@@ -27,6 +27,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedFormat(url: URL, format: String, version: Int?)
     /// A database of a schema version this client does not know (newer than it reads).
     case unsupportedSchema(file: String, schemaVersion: Int, known: ClosedRange<Int>)
+    /// A database of a lower schema version than the file held: a publisher only raises it
+    /// (migrations add, never remove), so this is a replay or a broken server. The file held is kept.
+    case schemaWentBack(file: String, schemaVersion: Int, held: Int)
     /// A name in the manifest that is not a plain file name (no folders, no hidden files).
     case unsafeName(String)
     /// A name in the manifest other than the one the contract gives that database
@@ -61,6 +64,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(url.absoluteString): no complete answer within \(seconds.formatted(.number.grouping(.never))) s (the whole request's time limit): stopped"
         case .cancelled(let url): "\(url.absoluteString): cancelled"
         case .unverified(let file, let reason): "\(file): \(reason): refused, the files held are kept"
+        case .schemaWentBack(let file, let schemaVersion, let held):
+            "\(file) has schema version \(schemaVersion), lower than the \(held) of the file held; a publisher only raises it "
+                + "(a replay or a broken server): the local copy is kept"
         case .stalePointer(let file, let shard, let generation, let applied):
             "\(file): its entry is of generation \(generation) of shard \(shard), older than generation \(applied) already applied "
                 + "(a stale copy or a replay): the file held is kept"

@@ -220,6 +220,27 @@ struct PublicationSyncTests {
         #expect(FileManager.default.contents(atPath: fixture.path("feed_1.sqlite")) == before["feed_1.sqlite"])
     }
 
+    /// A schema version going down (a replay, or a broken server: migrations only add) is
+    /// refused, the newer file kept, whatever the entry's digests say.
+    @Test func aSchemaVersionGoingDownKeepsTheNewerFile() async throws {
+        let fixture = try ClientFixture()
+        try fixture.publish()
+        _ = try await fixture.sync()
+        let before = try fixture.snapshot()
+        try fixture.addEntries(1, ["f1-new"])
+        try fixture.publish()
+        try fixture.editEntries(1) { entry in
+            entry["schema_version"] = PublicationSync.knownFeedSchemaVersions.lowerBound
+        }
+        let report = try await fixture.sync()
+        guard case .schemaWentBack(_, let version, let held)? = report.problems.first?.error, report.problems.count == 1 else {
+            Issue.record("expected the schema going down refused, got \(report.problems)")
+            return
+        }
+        #expect(version == PublicationSync.knownFeedSchemaVersions.lowerBound && held > version)
+        #expect(FileManager.default.contents(atPath: fixture.path("feed_1.sqlite")) == before["feed_1.sqlite"])
+    }
+
     /// What a sync killed mid-way leaves: temporaries of its own (and the journal SQLite kept
     /// beside one). The next sync removes them and nothing else.
     @Test func leftoverTemporariesAreRemovedAndNothingElse() async throws {

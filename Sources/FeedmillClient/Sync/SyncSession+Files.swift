@@ -30,6 +30,10 @@ extension SyncSession {
             try await downloadWhole(published, kind: kind)
             return
         }
+        // Schema versions only go up (a catalog the client wrote itself records its own).
+        if let held = local.schemaVersion, local.built != true, published.schemaVersion < held {
+            throw .schemaWentBack(file: published.file, schemaVersion: published.schemaVersion, held: held)
+        }
         if try holds(published, local: local) { return }
         if let delta = applicableDelta(published, local: local) {
             do throws(ClientError) {
