@@ -76,9 +76,10 @@ public final class HostileTestServer: @unchecked Sendable {
         var isRunning: Bool { lock.withLock { running } }
 
         func serve(_ connection: Int32) {
-            defer { close(connection) }
-            var timeout = timeval(tv_sec: 10, tv_usec: 0)
-            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            LoopbackListener.serving(connection) { answer(connection) }
+        }
+
+        private func answer(_ connection: Int32) {
             // One request per connection: every answer closes it.
             guard let (path, ifNoneMatch) = readRequest(connection) else { return }
             let misbehaviour = lock.withLock { () -> Misbehaviour? in
@@ -136,13 +137,7 @@ public final class HostileTestServer: @unchecked Sendable {
 
         /// The request's path and its `If-None-Match`, if any.
         private func readRequest(_ connection: Int32) -> (String, String?)? {
-            var head: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while head.firstRange(of: [13, 10, 13, 10]) == nil, head.count < 64 * 1024 {
-                let count = recv(connection, &chunk, chunk.count, 0)
-                guard count > 0 else { return nil }
-                head += chunk[0..<count]
-            }
+            guard let head = LoopbackListener.readHead(connection) else { return nil }
             let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
             let requestLine = (lines.first ?? "").split(separator: " ")
             guard requestLine.count > 1 else { return nil }
@@ -151,16 +146,7 @@ public final class HostileTestServer: @unchecked Sendable {
             return (String(requestLine[1]), ifNoneMatch)
         }
 
-        /// Sends every byte; false once the client is gone.
-        private func send(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
-            var offset = 0
-            while offset < bytes.count {
-                let sent = bytes[offset...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                guard sent > 0 else { return false }
-                offset += sent
-            }
-            return true
-        }
+        private func send(_ connection: Int32, _ bytes: [UInt8]) -> Bool { LoopbackListener.sendAll(connection, bytes) }
 
         /// Returns when the client closes the connection (or the server stops).
         private func waitForHangUp(_ connection: Int32) {

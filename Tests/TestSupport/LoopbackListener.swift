@@ -51,4 +51,27 @@ enum LoopbackListener {
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         serve()
     }
+
+    /// A request's head (up to its blank line, at most 64 KiB); nil when the client hung up first.
+    static func readHead(_ connection: Int32) -> [UInt8]? {
+        var head: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while head.firstRange(of: [13, 10, 13, 10]) == nil, head.count < 64 * 1024 {
+            let count = recv(connection, &chunk, chunk.count, 0)
+            guard count > 0 else { return nil }
+            head += chunk[0..<count]
+        }
+        return head
+    }
+
+    /// Sends every byte; false once the client is gone.
+    static func sendAll(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
 }

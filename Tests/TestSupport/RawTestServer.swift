@@ -57,21 +57,9 @@ public final class RawTestServer: @unchecked Sendable {
 
         /// Reads the request's head, writes the answer in one go, and closes.
         private func serve(_ connection: Int32) {
-            var head: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while head.firstRange(of: [13, 10, 13, 10]) == nil, head.count < 64 * 1024 {
-                let count = recv(connection, &chunk, chunk.count, 0)
-                guard count > 0 else { return }
-                head += chunk[0..<count]
-            }
+            guard let head = LoopbackListener.readHead(connection) else { return }
             let requestLine = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self).split(separator: " ")
-            let bytes = answer(requestLine.count > 1 ? String(requestLine[1]) : "/")
-            var offset = 0
-            while offset < bytes.count {
-                let sent = bytes[offset...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                guard sent > 0 else { return }
-                offset += sent
-            }
+            guard LoopbackListener.sendAll(connection, answer(requestLine.count > 1 ? String(requestLine[1]) : "/")) else { return }
             shutdown(connection, Int32(SHUT_WR))
         }
     }
