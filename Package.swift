@@ -33,6 +33,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // rss-serve only (its own modules, a leaf of the graph).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -125,6 +129,20 @@ let package = Package(
             ]),
         // The client from a shell: no data directory, no settings, nothing of the server side.
         .target(name: "FeedmillPull", dependencies: ["FeedmillClient", argumentParser], plugins: ["BuildStamp"]),
+        // The long-running server: the publication over HTTP and its changes as Server-Sent
+        // Events. Reads the publication as a client does (FeedmillClient's decoders) and serves
+        // it with the publisher's header rules; nothing depends on it.
+        .target(
+            name: "FeedServing",
+            dependencies: [
+                "FeedmillClient", "FeedPublishing", "FeedBasics",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // An executable of its own, not a link to feedmill: only it links SwiftNIO.
+        .executableTarget(name: "rss-serve", dependencies: ["FeedServing", argumentParser, .product(name: "Logging", package: "swift-log")]),
         // The executable: dispatches on the name it was called by (FeedBasics' MultiCall).
         .executableTarget(
             name: "feedmill",
@@ -221,6 +239,10 @@ let package = Package(
                 "FeedModel", "FeedBasics", "TestSupport", "PipelineTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // rss-serve through real processes (curl -N, rss-pull, rss-publish) and its parts.
+        .testTarget(
+            name: "FeedServingTests",
+            dependencies: ["FeedServing", "FeedmillClient", "TestSupport", "PipelineTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -115,7 +115,7 @@ public struct ObjectStorageTarget: PublicationTarget {
     /// deletes it), so asking about every feed's earlier snapshot costs no request; any other
     /// name, or any name before a listing, is asked with a HEAD.
     public func serves(_ name: String) -> Bool {
-        if ObjectHeaders.isImmutable(name), let listed = state.isListed(name) { return listed }
+        if PublishedHeaders.isImmutable(name), let listed = state.isListed(name) { return listed }
         return (try? client.head(place.key(name))).flatMap { $0 } != nil
     }
 
@@ -234,14 +234,14 @@ public struct ObjectStorageTarget: PublicationTarget {
         let sourceETag: String
         let currentETag: String?
         do {
-            if ObjectHeaders.isImmutable(file), let known = state.knownETag(file) {
+            if PublishedHeaders.isImmutable(file), let known = state.knownETag(file) {
                 guard let known else { return false }
                 sourceETag = known
             } else {
                 guard let source = try client.head(place.key(file)) else { return false }
                 sourceETag = source.etag
             }
-            if ObjectHeaders.isFeedStableName(name), let known = state.knownETag(name) {
+            if PublishedHeaders.isFeedStableName(name), let known = state.knownETag(name) {
                 currentETag = known
             } else {
                 currentETag = try client.head(place.key(name))?.etag

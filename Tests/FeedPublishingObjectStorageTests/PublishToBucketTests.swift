@@ -184,6 +184,6 @@ struct PublishToBucketTests {
     /// A name whose bytes never change: content-addressed, or format 1's versioned names.
     static func isImmutable(_ path: String) -> Bool {
         let name = String(path.split(separator: "?").first?.split(separator: "/").last ?? "")
-        return ObjectHeaders.isImmutable(name) && !name.hasPrefix(".feedmill-")
+        return PublishedHeaders.isImmutable(name) && !name.hasPrefix(".feedmill-")
     }
 }

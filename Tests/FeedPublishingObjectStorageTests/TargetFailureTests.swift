@@ -76,8 +76,8 @@ struct TargetFailureTests {
             ("all_feeds.v4.sqlite", "public, max-age=31536000, immutable", "application/vnd.sqlite3"),
         ]
         for (name, cache, type) in expected {
-            #expect(ObjectHeaders.cacheControl(of: name) == cache, "\(name)")
-            #expect(ObjectHeaders.contentType(of: name) == type, "\(name)")
+            #expect(PublishedHeaders.cacheControl(of: name) == cache, "\(name)")
+            #expect(PublishedHeaders.contentType(of: name) == type, "\(name)")
         }
     }
 

@@ -10,7 +10,8 @@ public struct Executable {
 
     public var url: URL {
         let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
-        if name.hasPrefix("rss-") { Self.linkToFeedmill(url.path) }
+        // rss-serve is an executable of its own (it alone links SwiftNIO), not a link.
+        if Self.commands.contains(name) { Self.linkToFeedmill(url.path) }
         return url
     }
 

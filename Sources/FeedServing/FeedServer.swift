@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// `rss-serve`'s server: a publication directory served to clients, its new publications
+/// pushed to the readers connected to `/events`. Hummingbird (SwiftNIO) for HTTP, and
+/// swift-service-lifecycle to stop gracefully on SIGTERM or SIGINT: the event streams are ended,
+/// the listener closed, then the process exits.
+public struct FeedServer: Sendable {
+    public struct Settings: Sendable {
+        public var host: String
+        public var port: Int
+        /// The publication (a directory `rss-publish --out` writes).
+        public var directory: String
+        /// How often the root is looked at: a publication is noticed within this.
+        public var pollInterval: Duration = .milliseconds(250)
+        /// A comment on every event stream this often, for proxies that close idle connections.
+        public var heartbeat: Duration = .seconds(15)
+        /// Events one connection may have waiting before it is closed with a `resync`.
+        public var bufferLimit = 256
+
+        public init(host: String, port: Int, directory: String) {
+            self.host = host
+            self.port = port
+            self.directory = directory
+        }
+    }
+
+    let settings: Settings
+    let logger: Logger
+
+    public init(settings: Settings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// Serves until SIGTERM or SIGINT. `started` gets the port bound (the one asked, or the
+    /// kernel's pick for port 0).
+    public func run(started: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        let files = PublicationFiles(directory: settings.directory)
+        let hub = EventHub(bufferLimit: settings.bufferLimit)
+        let watcher = PublicationWatcher(files: files, hub: hub, logger: logger)
+        let responder = ServeResponder(files: files, events: EventStream(watcher: watcher, hub: hub), hub: hub)
+        let background = Background(watcher: watcher, hub: hub, settings: settings)
+        let app = Application(
+            responder: responder,
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
+            services: [background],
+            onServerRunning: { channel in started(channel.localAddress?.port ?? settings.port) },
+            logger: logger)
+        try await app.runService()
+    }
+
+    /// The watcher and the heartbeat, run beside the server; on graceful shutdown every event
+    /// stream is ended, so the server's wait for open requests ends too.
+    struct Background: Service {
+        let watcher: PublicationWatcher
+        let hub: EventHub
+        let settings: Settings
+
+        func run() async throws {
+            try await cancelWhenGracefulShutdown {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { await watcher.run(interval: settings.pollInterval) }
+                    group.addTask {
+                        while !Task.isCancelled {
+                            try? await Task.sleep(for: settings.heartbeat)
+                            if !Task.isCancelled { hub.heartbeat() }
+                        }
+                    }
+                    await group.waitForAll()
+                }
+            }
+            hub.closeAll()
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import FeedmillClient
+import Synchronization
+
+/// The connected readers of `GET /events` and the recent publications' events. Each
+/// connection has a bounded buffer (`bufferLimit` events): a reader too slow to keep up gets
+/// what its buffer holds, then a `resync`, and is closed; nothing is buffered without limit.
+/// The last `historyLimit` publications' events are kept, to replay to a reader that
+/// reconnects with `Last-Event-ID`.
+final class EventHub: Sendable {
+    /// Set when a connection was ended because its buffer was full.
+    final class Overflow: Sendable {
+        let happened = Atomic<Bool>(false)
+    }
+
+    /// What one connection writes: `initial` first, then the stream until it ends.
+    struct Connection: Sendable {
+        let id: UInt64
+        let initial: [String]
+        let stream: AsyncStream<String>
+        let overflow: Overflow
+    }
+
+    /// A publication as the hub saw it: the generation of the root before it (the history is
+    /// a chain: each one's `from` is the previous one's `generation`), its own, its events.
+    typealias Publication = (from: Int, generation: Int, events: [FeedEvent])
+
+    private struct Subscriber {
+        var feeds: Set<Int64>?
+        var continuation: AsyncStream<String>.Continuation
+        var overflow: Overflow
+    }
+
+    private struct State {
+        var next: UInt64 = 0
+        var subscribers: [UInt64: Subscriber] = [:]
+        var history: [Publication] = []
+        var root: RootManifest?
+        var eventsSent = 0
+        var overflows = 0
+    }
+
+    private let state = Mutex(State())
+    let bufferLimit: Int
+    let historyLimit: Int
+
+    init(bufferLimit: Int = 256, historyLimit: Int = 64) {
+        self.bufferLimit = max(1, bufferLimit)
+        self.historyLimit = max(1, historyLimit)
+    }
+
+    var connections: Int { state.withLock { $0.subscribers.count } }
+    var eventsSent: Int { state.withLock { $0.eventsSent } }
+    var overflows: Int { state.withLock { $0.overflows } }
+    var root: RootManifest? { state.withLock { $0.root } }
+
+    /// A new connection following `feeds` (nil: every feed). `first` makes what it is sent
+    /// first from the root the hub knows and its history, under the hub's lock, so that no
+    /// publication slips in between: every later one is in the stream.
+    func connect(feeds: Set<Int64>?, first: (_ root: RootManifest?, _ history: [Publication]) -> [String]) -> Connection {
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(bufferLimit))
+        let overflow = Overflow()
+        let (id, initial) = state.withLock { state -> (UInt64, [String]) in
+            state.next += 1
+            state.subscribers[state.next] = Subscriber(feeds: feeds, continuation: continuation, overflow: overflow)
+            return (state.next, first(state.root, state.history))
+        }
+        continuation.onTermination = { [weak self] _ in self?.disconnect(id) }
+        return Connection(id: id, initial: initial, stream: stream, overflow: overflow)
+    }
+
+    func disconnect(_ id: UInt64) {
+        let gone = state.withLock { $0.subscribers.removeValue(forKey: id) }
+        gone?.continuation.finish()
+    }
+
+    /// The root a publication committed, without events (the one found at start).
+    func start(at root: RootManifest) {
+        state.withLock { $0.root = root }
+    }
+
+    /// A publication's events, to every connection following their feeds.
+    func publish(_ root: RootManifest, events: [FeedEvent]) {
+        let ended = state.withLock { state -> [Subscriber] in
+            state.history.append((state.root?.generation ?? 0, root.generation, events))
+            if state.history.count > historyLimit { state.history.removeFirst(state.history.count - historyLimit) }
+            state.root = root
+            var ended: [Subscriber] = []
+            for (id, subscriber) in state.subscribers {
+                let mine = events.filter { subscriber.feeds?.contains($0.feedID) ?? true }
+                guard !mine.isEmpty else { continue }
+                state.eventsSent += mine.count
+                if !Self.deliver(mine.map(\.wire), to: subscriber) {
+                    state.overflows += 1
+                    state.subscribers[id] = nil
+                    ended.append(subscriber)
+                }
+            }
+            return ended
+        }
+        // Outside the lock: ending a stream calls its termination handler, which takes it.
+        for subscriber in ended { subscriber.continuation.finish() }
+    }
+
+    /// A comment to every connection, for proxies that close idle ones.
+    func heartbeat() {
+        let ended = state.withLock { state -> [Subscriber] in
+            var ended: [Subscriber] = []
+            for (id, subscriber) in state.subscribers where !Self.deliver([": heartbeat\n\n"], to: subscriber) {
+                state.overflows += 1
+                state.subscribers[id] = nil
+                ended.append(subscriber)
+            }
+            return ended
+        }
+        for subscriber in ended { subscriber.continuation.finish() }
+    }
+
+    /// Every connection ended: the server is stopping.
+    func closeAll() {
+        let all = state.withLock { state -> [Subscriber] in
+            defer { state.subscribers.removeAll() }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in all { subscriber.continuation.finish() }
+    }
+
+    /// Queues `texts`; false when the connection is gone, or its buffer is full (then it is
+    /// marked: the caller ends it, and what it holds is written, then a `resync`).
+    private static func deliver(_ texts: [String], to subscriber: Subscriber) -> Bool {
+        for text in texts {
+            switch subscriber.continuation.yield(text) {
+            case .enqueued: continue
+            case .dropped:
+                subscriber.overflow.happened.store(true, ordering: .releasing)
+                return false
+            case .terminated: return false
+            @unknown default: return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,83 @@
+import FeedmillClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ServiceLifecycle
+
+/// `GET /events[?feeds=ID,ID]`: Server-Sent Events (client contract, "Live updates"). On
+/// connect, each followed feed's current entry (`entry`); with `Last-Event-ID: G`, instead, what
+/// changed after generation G: the publications since replayed when the server still holds
+/// them, else a `resync` per feed changed since. Then one `patch` or `resync` per followed feed
+/// a publication changes, and a comment every `heartbeat`.
+struct EventStream: Sendable {
+    let watcher: PublicationWatcher
+    let hub: EventHub
+    /// The most feeds one connection may name.
+    static let followLimit = 10_000
+
+    func respond(to request: Request) -> Response {
+        var feeds: Set<Int64>?
+        if let list = request.uri.queryParameters.get("feeds") {
+            let parts = list.split(separator: ",", omittingEmptySubsequences: true)
+            let ids = parts.compactMap { Int64($0) }
+            guard ids.count == parts.count, !ids.isEmpty, ids.allSatisfy({ $0 > 0 }), ids.count <= Self.followLimit else {
+                return PublicationFiles.plain(.badRequest, "feeds: a comma-separated list of at most \(Self.followLimit) feedids\n")
+            }
+            feeds = Set(ids)
+        }
+        let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let connection = hub.connect(feeds: feeds) { root, history in
+            guard let root else { return ["retry: 2000\n\n"] }
+            return ["retry: 2000\n\n"] + initial(root: root, history: history, feeds: feeds, after: lastEventID)
+        }
+        let hub = self.hub
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
+            HTTPField.Name("X-Accel-Buffering")!: "no",
+        ]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            defer { hub.disconnect(connection.id) }
+            try await withGracefulShutdownHandler {
+                for text in connection.initial { try await writer.write(ByteBuffer(string: text)) }
+                for await text in connection.stream where !text.isEmpty {
+                    try await writer.write(ByteBuffer(string: text))
+                }
+                if connection.overflow.happened.load(ordering: .acquiring) {
+                    try await writer.write(ByteBuffer(string: Self.overflowed(hub.root)))
+                }
+            } onGracefulShutdown: {
+                hub.disconnect(connection.id)
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// What a connection gets first.
+    private func initial(root: RootManifest, history: [EventHub.Publication], feeds: Set<Int64>?, after: Int?) -> [String] {
+        let followed = feeds.map { $0.sorted() } ?? watcher.allPointerFeeds(root).sorted()
+        if let after, after == root.generation { return [] }
+        if let after, after < root.generation {
+            if let start = history.firstIndex(where: { $0.from == after }) {
+                return history[start...].flatMap { $0.events.filter { feeds?.contains($0.feedID) ?? true }.map(\.wire) }
+            }
+            return followed.compactMap { feedID in
+                guard let pointer = watcher.pointer(feedID, root: root), let entry = root.firstUsable(of: pointer), entry.generation > after
+                else { return nil }
+                return PublicationWatcher.resync(feedID, entry: entry, generation: root.generation, reason: "the server no longer holds the publications since \(after)").wire
+            }
+        }
+        return followed.compactMap { feedID in
+            guard let pointer = watcher.pointer(feedID, root: root), let entry = root.firstUsable(of: pointer) else { return nil }
+            var fields = PublicationWatcher.entryFields(feedID, entry)
+            fields["generation"] = entry.generation
+            return FeedEvent(kind: .entry, generation: root.generation, feedID: feedID, data: FeedEvent.json(fields)).wire
+        }
+    }
+
+    /// The last word to a reader that could not keep up: fetch the files again.
+    static func overflowed(_ root: RootManifest?) -> String {
+        let generation = root?.generation ?? 0
+        let data = FeedEvent.json(["generation": generation, "reason": "this connection fell too far behind; sync the files, then reconnect"])
+        return "event: resync\nid: \(generation)\ndata: \(data)\n\n"
+    }
+}

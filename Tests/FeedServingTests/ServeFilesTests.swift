@@ -1,0 +1,84 @@
+import Foundation
+import PipelineTestSupport
+import TestSupport
+import Testing
+
+/// `rss-serve` serving a publication as the client contract asks of any static server, checked
+/// with curl and with rss-pull, the reference client, over real HTTP.
+@Suite("rss-serve: the publication's files", .serialized)
+struct ServeFilesTests {
+    @Test func filesAreServedWithTheContractsHeadersETagsAndRanges() throws {
+        let run = try BinaryRun(feeds: 2, items: 2)
+        #expect(try run.createAll().status == 0)
+        #expect(try run.publishAll().status == 0)
+        let serve = try ServeProcess(out: run.out, in: run.root.url.path)
+        let base = serve.baseURL
+
+        let root = try curl([base + "/manifest.json"])
+        #expect(root.head.hasPrefix("HTTP/1.1 200"), "\(root.head)")
+        #expect(header("Content-Type", in: root.head) == "application/json")
+        #expect(header("Cache-Control", in: root.head) == "public, max-age=30")
+        #expect(root.body == (try String(contentsOfFile: run.out + "/manifest.json", encoding: .utf8)))
+        let tag = try #require(header("ETag", in: root.head))
+        #expect(tag.hasPrefix("\"") && tag.count == 34, "a strong ETag: \(tag)")
+        let again = try curl(["-H", "If-None-Match: \(tag)", base + "/manifest.json"])
+        #expect(again.head.hasPrefix("HTTP/1.1 304") && again.body.isEmpty, "\(again.head)")
+
+        let snapshot = try #require(try FileManager.default.contentsOfDirectory(atPath: run.out).first { $0.hasPrefix("feed_1.") && $0.hasSuffix(".sqlite") && $0.count > 70 })
+        let bytes = try #require(FileManager.default.contents(atPath: run.out + "/" + snapshot))
+        let head = try curl(["-I", base + "/" + snapshot])
+        #expect(head.head.hasPrefix("HTTP/1.1 200") && header("Content-Length", in: head.head) == "\(bytes.count)", "\(head.head)")
+        #expect(header("Content-Type", in: head.head) == "application/vnd.sqlite3")
+        #expect(header("Cache-Control", in: head.head) == "public, max-age=31536000, immutable")
+        let part = try runToCompletion("/usr/bin/curl", ["-s", "-r", "0-15", base + "/" + snapshot])
+        #expect(part.stdout == "SQLite format 3\0", "the first 16 bytes")
+        let range = try curl(["-r", "100-", base + "/" + snapshot])
+        #expect(range.head.hasPrefix("HTTP/1.1 206") && header("Content-Range", in: range.head) == "bytes 100-\(bytes.count - 1)/\(bytes.count)")
+        let beyond = try curl(["-r", "\(bytes.count)-", base + "/" + snapshot])
+        #expect(beyond.head.hasPrefix("HTTP/1.1 416") && header("Content-Range", in: beyond.head) == "bytes */\(bytes.count)")
+
+        let page = try curl([base + "/"])
+        #expect(page.head.hasPrefix("HTTP/1.1 200") && header("Content-Type", in: page.head) == "text/html; charset=utf-8")
+        #expect(serve.stop().status == 0)
+    }
+
+    /// Nothing outside the publication, nothing hidden, no listing, no link followed.
+    @Test func nothingOutsideThePublicationIsServed() throws {
+        let run = try BinaryRun(feeds: 1, items: 1)
+        #expect(try run.createAll().status == 0)
+        #expect(try run.publishAll().status == 0)
+        let scratch = run.root.url.path
+        try "secret\n".write(toFile: scratch + "/secret.txt", atomically: true, encoding: .utf8)
+        #expect(symlink(scratch + "/secret.txt", run.out + "/link.json") == 0)
+        #expect(symlink("/etc/passwd", run.out + "/passwd") == 0)
+        try FileManager.default.createDirectory(atPath: run.out + "/sub", withIntermediateDirectories: true)
+        try "x".write(toFile: run.out + "/sub/file.json", atomically: true, encoding: .utf8)
+        let serve = try ServeProcess(out: run.out, in: scratch)
+        let base = serve.baseURL
+        for path in ["/.feedmill-intent.1of1.json", "/../secret.txt", "/%2e%2e/secret.txt", "/..%2fsecret.txt", "/link.json", "/passwd", "/sub",
+            "/sub/file.json", "/sub/", "//etc/passwd", "/feed_1.json%00"]
+        {
+            let answer = try curl(["--path-as-is", base + path])
+            #expect(answer.head.hasPrefix("HTTP/1.1 404"), "\(path): \(answer.head)")
+            #expect(!answer.body.contains("secret") && !answer.body.contains("root:"), "\(path)")
+        }
+        let post = try curl(["-X", "POST", base + "/manifest.json"])
+        #expect(post.head.hasPrefix("HTTP/1.1 405"), "\(post.head)")
+        #expect(serve.stop().status == 0)
+    }
+
+    /// The reference client syncs from rss-serve, and a second sync costs 304s.
+    @Test func theReferenceClientSyncsFromIt() throws {
+        let run = try BinaryRun(feeds: 3, items: 2)
+        #expect(try run.createAll().status == 0)
+        #expect(try run.publishAll().status == 0)
+        let serve = try ServeProcess(out: run.out, in: run.root.url.path)
+        let folder = run.root.url.path + "/client"
+        let pull = Executable(name: "rss-pull")
+        let first = try pull.runCapturing([serve.baseURL + "/", folder])
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try pull.runCapturing([serve.baseURL + "/", folder, "--json"])
+        #expect(second.status == 0 && second.stdout.contains("\"not_modified\":3"), "\(second.stdout)")
+        #expect(serve.stop().status == 0)
+    }
+}
