@@ -138,3 +138,41 @@ struct ServeEventsTests {
         #expect(serve.stop().status == 0)
     }
 }
+
+/// A browser's `EventSource`, on a page rss-serve serves, reads the stream as the contract says.
+@Suite("rss-serve: EventSource in headless chromium", .serialized)
+struct ServeBrowserTests {
+    static let page = """
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><title>live</title></head><body><script>
+        window.received = [];
+        const source = new EventSource('/events?feeds=1');
+        for (const kind of ['entry', 'patch', 'resync'])
+          source.addEventListener(kind, e => window.received.push({kind, id: e.lastEventId, data: JSON.parse(e.data)}));
+        </script></body></html>
+        """
+
+    @Test(.enabled(if: HeadlessBrowser.isRequired || HeadlessBrowser.chromium() != nil, "chromium is not installed (Scripts/setup-debian installs it)"))
+    func eventSourceReceivesTheEntryThenThePatch() throws {
+        let run = try BinaryRun(feeds: 2, items: 2)
+        #expect(try run.createAll().status == 0)
+        #expect(try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out, "--now", "1800000000"]).status == 0)
+        // The operator's own page beside the publication.
+        try Self.page.write(toFile: run.out + "/live.html", atomically: true, encoding: .utf8)
+        let serve = try ServeProcess(out: run.out, in: run.root.url.path)
+        let watch = try HeadlessBrowser.watch(
+            serve.baseURL + "/live.html", until: "window.received.some(e => e.kind === 'patch')", value: "window.received", timeout: 60)
+        // Once the browser is connected (rss-serve counts it), a publication.
+        let deadline = Date().addingTimeInterval(45)
+        while Date() < deadline, !(try curl([serve.baseURL + "/healthz"]).body.contains("\"connections\":1")) { usleep(100_000) }
+        try ChangedFeed(path: run.data + "/feed_1.sqlite").upsert([entry("browser-1", title: "Seen in a browser")], now: 5_000)
+        #expect(try run.publish.runCapturing(["--data-dir", run.data, "--out", run.out, "--now", "1800003600"]).status == 0)
+        let received = try #require(try JSONSerialization.jsonObject(with: watch.result()) as? [[String: Any]])
+        #expect(received.first?["kind"] as? String == "entry")
+        let patch = try #require(received.first { $0["kind"] as? String == "patch" })
+        let data = try #require(patch["data"] as? [String: Any])
+        #expect(data["feedid"] as? Int == 1 && patch["id"] as? String == "2", "\(patch)")
+        let operations = data["patch"] as? [[String: Any]] ?? []
+        #expect(operations.contains { (($0["value"] as? [String: Any])?["title"] as? String) == "Seen in a browser" }, "\(operations)")
+        #expect(serve.stop().status == 0)
+    }
+}

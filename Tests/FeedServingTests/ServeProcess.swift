@@ -13,7 +13,7 @@ final class ServeProcess {
 
     init(out: String, in scratch: String, extra: [String] = []) throws {
         log = scratch + "/rss-serve-\(UInt32.random(in: 0...UInt32.max)).log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         process.executableURL = Executable(name: "rss-serve").url
         process.arguments = ["--listen", "127.0.0.1:0", "--out", out] + extra
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -72,7 +72,7 @@ final class EventReader {
 
     init(_ url: String, in scratch: String, headers: [String] = []) throws {
         file = scratch + "/events-\(UInt32.random(in: 0...UInt32.max)).txt"
-        FileManager.default.createFile(atPath: file, contents: nil)
+        _ = FileManager.default.createFile(atPath: file, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-sN", url] + headers.flatMap { ["-H", $0] }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: file))

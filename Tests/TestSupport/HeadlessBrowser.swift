@@ -115,6 +115,55 @@ public enum HeadlessBrowser {
         }
     }
 
+    /// A page left open in chromium while the test acts: its own script does the work (an
+    /// `EventSource` on rss-serve's `/events`), and ``result()`` waits until `until` is true in
+    /// it, then gives the JSON of `value`.
+    public final class Watch {
+        let process = Process()
+        let output: String
+        let errors: String
+
+        init(_ url: String, until: String, value: String, timeout: Double) throws {
+            guard let chromium = HeadlessBrowser.chromium() else { throw Unavailable.toolMissing("chromium not found") }
+            let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+            let scratch = FileManager.default.temporaryDirectory.path + "/feedmill-browser-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            output = scratch + ".out"
+            errors = scratch + ".err"
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
+            _ = FileManager.default.createFile(atPath: errors, contents: nil)
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", repository.appendingPathComponent("Scripts/check-page-in-browser").path, "--url", url, "--chromium", chromium,
+                "--wait-for", until, "--value", value, "--timeout", String(timeout)]
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+            try process.run()
+        }
+
+        /// The page's `value`, once `until` held (or the script's failure).
+        public func result() throws -> Data {
+            process.waitUntilExit()
+            defer {
+                try? FileManager.default.removeItem(atPath: output)
+                try? FileManager.default.removeItem(atPath: errors)
+            }
+            guard process.terminationStatus == 0 else {
+                let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+                throw Unavailable.failed("exit status \(process.terminationStatus): \(said.suffix(2_000))")
+            }
+            let data = FileManager.default.contents(atPath: output) ?? Data()
+            guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any], let value = object["value"] else {
+                throw Unavailable.failed("unreadable output: \(String(decoding: data.prefix(500), as: UTF8.self))")
+            }
+            return try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])
+        }
+
+        deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+    }
+
+    public static func watch(_ url: String, until: String, value: String, timeout: Double = 30) throws -> Watch {
+        try Watch(url, until: until, value: value, timeout: timeout)
+    }
+
     /// A value written once by a reader thread. `@unchecked Sendable`: both fields are only
     /// touched under `lock`.
     private final class Locked: @unchecked Sendable {
