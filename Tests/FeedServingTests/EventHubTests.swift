@@ -13,7 +13,7 @@ struct EventHubTests {
     /// overflow (the server writes a `resync` then); nothing beyond the limit is ever held.
     @Test func aReaderTooSlowIsEndedNotBufferedWithoutLimit() async throws {
         let hub = EventHub(bufferLimit: 3)
-        let connection = hub.connect(feeds: [1]) { _, _ in [] }
+        let connection = hub.connect(feeds: [1])
         #expect(hub.connections == 1)
         for generation in 1...10 {
             hub.publish(try rootJSON(generation), events: [event(1, generation), event(2, generation)])
@@ -29,14 +29,10 @@ struct EventHubTests {
 
     @Test func aFollowerOfOtherFeedsGetsNothingAndHistoryIsAChain() throws {
         let hub = EventHub(bufferLimit: 8, historyLimit: 2)
-        let connection = hub.connect(feeds: [7]) { _, _ in [] }
+        let connection = hub.connect(feeds: [7])
         for generation in 1...4 { hub.publish(try rootJSON(generation), events: [event(1, generation)]) }
         hub.disconnect(connection.id)
-        var seen: [EventHub.Publication] = []
-        _ = hub.connect(feeds: nil) { _, history in
-            seen = history
-            return []
-        }
+        let seen = hub.connect(feeds: nil).history
         #expect(seen.map(\.from) == [2, 3] && seen.map(\.generation) == [3, 4])
     }
 

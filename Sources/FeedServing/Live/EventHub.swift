@@ -12,10 +12,13 @@ final class EventHub: Sendable {
         let happened = Atomic<Bool>(false)
     }
 
-    /// What one connection writes: `initial` first, then the stream until it ends.
+    /// What one connection writes: what it is sent first, then the stream until it ends.
+    /// `root` and `history` are the hub's when it connected: every later publication is in
+    /// the stream, so what is sent first is made from them.
     struct Connection: Sendable {
         let id: UInt64
-        let initial: [String]
+        let root: RootManifest?
+        let history: [Publication]
         let stream: AsyncStream<String>
         let overflow: Overflow
     }
@@ -53,19 +56,18 @@ final class EventHub: Sendable {
     var overflows: Int { state.withLock { $0.overflows } }
     var root: RootManifest? { state.withLock { $0.root } }
 
-    /// A new connection following `feeds` (nil: every feed). `first` makes what it is sent
-    /// first from the root the hub knows and its history, under the hub's lock, so that no
-    /// publication slips in between: every later one is in the stream.
-    func connect(feeds: Set<Int64>?, first: (_ root: RootManifest?, _ history: [Publication]) -> [String]) -> Connection {
+    /// A new connection following `feeds` (nil: every feed), with the root and history the
+    /// hub had at that moment, under its lock, so that no publication falls in between.
+    func connect(feeds: Set<Int64>?) -> Connection {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(bufferLimit))
         let overflow = Overflow()
-        let (id, initial) = state.withLock { state -> (UInt64, [String]) in
+        let (id, root, history) = state.withLock { state -> (UInt64, RootManifest?, [Publication]) in
             state.next += 1
             state.subscribers[state.next] = Subscriber(feeds: feeds, continuation: continuation, overflow: overflow)
-            return (state.next, first(state.root, state.history))
+            return (state.next, state.root, state.history)
         }
         continuation.onTermination = { [weak self] _ in self?.disconnect(id) }
-        return Connection(id: id, initial: initial, stream: stream, overflow: overflow)
+        return Connection(id: id, root: root, history: history, stream: stream, overflow: overflow)
     }
 
     func disconnect(_ id: UInt64) {

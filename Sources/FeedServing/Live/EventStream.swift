@@ -26,11 +26,10 @@ struct EventStream: Sendable {
             feeds = Set(ids)
         }
         let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        let connection = hub.connect(feeds: feeds) { root, history in
-            guard let root else { return ["retry: 2000\n\n"] }
-            return ["retry: 2000\n\n"] + initial(root: root, history: history, feeds: feeds, after: lastEventID)
-        }
+        let connection = hub.connect(feeds: feeds)
+        let following = feeds
         let hub = self.hub
+        let watcher = self.watcher
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
             HTTPField.Name("X-Accel-Buffering")!: "no",
@@ -38,7 +37,12 @@ struct EventStream: Sendable {
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             defer { hub.disconnect(connection.id) }
             try await withGracefulShutdownHandler {
-                for text in connection.initial { try await writer.write(ByteBuffer(string: text)) }
+                // Made outside the hub's lock (it reads pointers) from the root it had then.
+                var first = "retry: 2000\n\n"
+                if let root = connection.root {
+                    first += Self.initial(watcher, root: root, history: connection.history, feeds: following, after: lastEventID).joined()
+                }
+                try await writer.write(ByteBuffer(string: first))
                 for await text in connection.stream where !text.isEmpty {
                     try await writer.write(ByteBuffer(string: text))
                 }
@@ -53,7 +57,7 @@ struct EventStream: Sendable {
     }
 
     /// What a connection gets first.
-    private func initial(root: RootManifest, history: [EventHub.Publication], feeds: Set<Int64>?, after: Int?) -> [String] {
+    private static func initial(_ watcher: PublicationWatcher, root: RootManifest, history: [EventHub.Publication], feeds: Set<Int64>?, after: Int?) -> [String] {
         let followed = feeds.map { $0.sorted() } ?? watcher.allPointerFeeds(root).sorted()
         if let after, after == root.generation { return [] }
         if let after, after < root.generation {
