@@ -1,6 +1,7 @@
 #include <sqlite3.h>
 #include <pthread.h>
 #include <string.h>
+#include <stdio.h>
 #include "CSQLiteSettings.h"
 #include "errno_vfs.h"
 
@@ -62,6 +63,24 @@ int feedmill_sqlite3_os_error(unsigned long mark, const char *path, char *out, i
                 out[size - 1] = 0;
                 found = 1;
             }
+        }
+    }
+    pthread_mutex_unlock(&os_errors_lock);
+    return found;
+}
+
+int feedmill_sqlite3_failed_open(const char *path, char *out, int size) {
+    int found = 0;
+    pthread_mutex_lock(&os_errors_lock);
+    unsigned long oldest = os_errors_logged > FEEDMILL_OS_ERRORS ? os_errors_logged - FEEDMILL_OS_ERRORS : 0;
+    char wanted[600];
+    snprintf(wanted, sizeof wanted, ") open(%s)", path);
+    for (unsigned long index = os_errors_logged; index > oldest && !found; index--) {
+        const char *message = os_errors[(index - 1) % FEEDMILL_OS_ERRORS];
+        if (strncmp(message, "feedmill_vfs:", 13) == 0 && strstr(message, wanted) && size > 0) {
+            strncpy(out, message, (size_t)size - 1);
+            out[size - 1] = 0;
+            found = 1;
         }
     }
     pthread_mutex_unlock(&os_errors_lock);

@@ -88,9 +88,19 @@ public enum FeedManagement {
     public static func remove(
         _ feedID: Int64, catalog: Catalog, configuration: PipelineConfiguration
     ) throws(PipelineError) -> (feed: CatalogFeed, kept: String?) {
+        // The database first, then the catalog's rows: a removal that fails on an I/O error
+        // leaves the feed listed, so the same command run again finishes it; the other way
+        // round, the database of a feed no longer listed stayed for good (issue 52).
+        let found: CatalogFeed? = try rethrowing(try catalog.feed(id: feedID), as: PipelineError.storage)
+        guard let found else { throw .unknownFeeds([feedID]) }
+        let outcome = FeedRemoval.databaseRemoval(of: found, configuration: configuration)
+        if case .failed(let cause) = outcome {
+            throw .storage(StorageError(path: configuration.feedDatabasePath(feedID), message: "not removed: \(cause); feed \(feedID) stays listed until it is (run the same command again)"))
+        }
         let removed: CatalogFeed? = try rethrowing(try catalog.remove(feedID: feedID), as: PipelineError.storage)
         guard let removed else { throw .unknownFeeds([feedID]) }
-        return (removed, FeedRemoval.removeDatabase(of: removed, configuration: configuration))
+        if case .kept(let reason) = outcome { return (removed, reason) }
+        return (removed, nil)
     }
 
     /// Changes the feed's own retention (a `nil` limit: the run's) and saves it.

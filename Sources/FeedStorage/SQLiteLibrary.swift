@@ -20,6 +20,19 @@ enum SQLiteLibrary {
     /// A mark to find the operating-system errors SQLite logs from now on.
     static var osErrorMark: UInt { UInt(feedmill_sqlite3_os_errors_logged()) }
 
+    /// Why SQLite holds `path` read-only when it may be written: its read-write open failed
+    /// (`open(/srv/data/feed_3.sqlite): Input/output error`) and SQLite fell back to read-only.
+    static func failedOpen(path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 512)
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        guard feedmill_sqlite3_failed_open(full, &buffer, Int32(buffer.count)) == 1 else { return nil }
+        let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let open = message.firstIndex(of: "("), let close = message[open...].firstIndex(of: ")"),
+            let number = Int32(message[message.index(after: open)..<close])
+        else { return nil }
+        return "open(\(full)): \(String(cString: strerror(number)))"
+    }
+
     /// The newest operating-system error SQLite logged since `mark` for `path` (or its -wal,
     /// -shm, -journal), in words: `write(/srv/data/feed_3.sqlite-wal): Input/output error`.
     /// SQLite's result code says only "disk I/O error" or "unable to open database file".

@@ -80,7 +80,11 @@ public struct StorageError: Error, CustomStringConvertible, Equatable, Sendable 
         {
             // SQLite's words name the symptom; the call that failed (SQLite's own log of it) and
             // the file system, asked now, name the cause.
-            let causes = [SQLiteLibrary.osError(since: mark, path: path) ?? Self.failedCall(error), FileSystemDiagnosis.problem(writing: path)]
+            // "attempt to write a readonly database" of a file this process may write: its
+            // read-write open failed earlier (the errno layer kept why) and SQLite fell back.
+            let readOnly = error.resultCode == .SQLITE_READONLY
+                ? SQLiteLibrary.failedOpen(path: path).map { "\($0), so SQLite opened it read-only" } : nil
+            let causes = [SQLiteLibrary.osError(since: mark, path: path) ?? readOnly ?? Self.failedCall(error), FileSystemDiagnosis.problem(writing: path)]
                 .compactMap { $0 }
             let cause = causes.isEmpty ? "" : ": " + causes.joined(separator: "; ")
             throw StorageError(path: path, message: "\(action) failed\(cause) (\(error.message ?? "\(error)"))")

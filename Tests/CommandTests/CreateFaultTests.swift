@@ -98,3 +98,29 @@ struct CreateFaultTests {
         #expect(failedRuns > 0, "some points really failed the run")
     }
 }
+
+/// `rss-feeds remove` whose unlink of the feed's database fails: the feed stays listed, so the
+/// same command run again removes both (it used to remove the catalog's rows first, and the
+/// database of a feed no longer listed stayed for good).
+@Suite("rss-feeds remove with its unlink failing", .serialized)
+struct FeedsRemoveFaultTests {
+    @Test(arguments: [EIO, ENOSPC])
+    func aRemovalWhoseUnlinkFailedIsFinishedByTheSameCommandRunAgain(errno number: Int32) throws {
+        let run = try BinaryRun(feeds: 2, items: 1)
+        #expect(try run.createAll().status == 0)
+        let feeds = Executable(name: "rss-feeds")
+        let path = run.data + "/feed_2.sqlite"
+        let environment = ["LD_PRELOAD": try PublishFaultTests.shim.get(), "FEEDMILL_FAULT_UNDER": path, "FEEDMILL_FAULT_CALLS": "unlink",
+            "FEEDMILL_FAULT_AT": "1", "FEEDMILL_FAULT_ERRNO": "\(number)", "FEEDMILL_FAULT_PERSIST": "0"]
+        let failed = try feeds.runCapturing(["remove", "2", "--data-dir", run.data], environment: environment)
+        #expect(failed.status != 0)
+        #expect(failed.stderr.contains(path) && failed.stderr.contains(String(cString: strerror(number))), "\(failed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: path))
+        let listed = try feeds.runCapturing(["list", "--data-dir", run.data])
+        #expect(listed.stdout.contains("/feed/1.xml"), "feed 2 is still listed: \(listed.stdout)")
+        let again = try feeds.runCapturing(["remove", "2", "--data-dir", run.data])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path), "the database is gone")
+        #expect(!(try feeds.runCapturing(["list", "--data-dir", run.data]).stdout.contains("/feed/1.xml")))
+    }
+}

@@ -58,6 +58,31 @@ struct FaultMessageTests {
         #expect(again.status == 0, "\(again.stderr)")
     }
 
+    /// A read-write open that fails once: SQLite falls back to read-only and later says only
+    /// "attempt to write a readonly database" of a file this process may write; the message
+    /// names the open that failed and its errno.
+    @Test(arguments: [EIO, ENOSPC])
+    func aDatabaseOpenedReadOnlyAfterAFailedOpenIsSaidWithThatOpensErrno(errno number: Int32) throws {
+        let feeds = try FeedServer()
+        let document = { (count: Int) in
+            rss("Changing", items: (0..<count).map { ("c-\($0)", "Entry \($0)", "https://site.example/c/\($0)", "Tue, 21 Apr 2009 23:32:00 +0000") })
+        }
+        feeds.set("/feed.xml", document(1))
+        feeds.set("/list.opml", "<opml version=\"2.0\"><body><outline text=\"C\" xmlUrl=\"\(feeds.url("/feed.xml"))\"/></body></opml>")
+        let scratch = try TemporaryDirectory()
+        let data = scratch.url.path + "/data"
+        let options = ["--data-dir", data, "--allow-private-networks"]
+        let create = Executable(name: "rss-create"), update = Executable(name: "rss-update")
+        #expect(try create.runCapturing(["--opml", feeds.url("/list.opml")] + options).status == 0)
+        feeds.set("/feed.xml", document(2))
+        let path = data + "/feed_1.sqlite"
+        let updated = try update.runCapturing(["--all", "--concurrency", "2"] + options, environment: try faulted(path, calls: "open", errno: number))
+        #expect(updated.status != 0)
+        #expect(updated.stderr.contains("open(\(path)): \(String(cString: strerror(number))), so SQLite opened it read-only"), "\(updated.stderr)")
+        let again = try update.runCapturing(["--feed", "1"] + options)
+        #expect(again.status == 0 && again.stdout.contains("1 updated"), "\(again.stdout) \(again.stderr)")
+    }
+
     /// rss-pull's folder that cannot be made, and a state file that cannot be written: the
     /// cause in words, and no Foundation temporary (`.dat.nosync…`) left behind.
     @Test(arguments: [EIO, ENOSPC])
