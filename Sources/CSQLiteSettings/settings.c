@@ -74,7 +74,7 @@ int feedmill_sqlite3_failed_open(const char *path, char *out, int size) {
     pthread_mutex_lock(&os_errors_lock);
     unsigned long oldest = os_errors_logged > FEEDMILL_OS_ERRORS ? os_errors_logged - FEEDMILL_OS_ERRORS : 0;
     char wanted[600];
-    snprintf(wanted, sizeof wanted, ") open(%s)", path);
+    snprintf(wanted, sizeof wanted, ") open(%s", path);
     for (unsigned long index = os_errors_logged; index > oldest && !found; index--) {
         const char *message = os_errors[(index - 1) % FEEDMILL_OS_ERRORS];
         if (strncmp(message, "feedmill_vfs:", 13) == 0 && strstr(message, wanted) && size > 0) {

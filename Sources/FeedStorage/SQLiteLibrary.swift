@@ -21,16 +21,20 @@ enum SQLiteLibrary {
     static var osErrorMark: UInt { UInt(feedmill_sqlite3_os_errors_logged()) }
 
     /// Why SQLite holds `path` read-only when it may be written: its read-write open failed
-    /// (`open(/srv/data/feed_3.sqlite): Input/output error`) and SQLite fell back to read-only.
+    /// (`open(/srv/data/feed_3.sqlite): Input/output error`, or of the `.new` a new database is
+    /// created as) and SQLite fell back to read-only.
     static func failedOpen(path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 512)
         let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         guard feedmill_sqlite3_failed_open(full, &buffer, Int32(buffer.count)) == 1 else { return nil }
         let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard let open = message.firstIndex(of: "("), let close = message[open...].firstIndex(of: ")"),
-            let number = Int32(message[message.index(after: open)..<close])
+            let number = Int32(message[message.index(after: open)..<close]),
+            let dash = message.range(of: ") - ", options: .backwards), dash.lowerBound > close
         else { return nil }
-        return "open(\(full)): \(String(cString: strerror(number)))"
+        // The file it was: the database itself, or the `.new` it was created as.
+        let call = message[message.index(close, offsetBy: 2)..<dash.lowerBound].trimmingCharacters(in: .whitespaces)
+        return "\(call)): \(String(cString: strerror(number)))"
     }
 
     /// The newest operating-system error SQLite logged since `mark` for `path` (or its -wal,

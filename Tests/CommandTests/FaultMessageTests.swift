@@ -83,6 +83,19 @@ struct FaultMessageTests {
         #expect(again.status == 0 && again.stdout.contains("1 updated"), "\(again.stdout) \(again.stderr)")
     }
 
+    /// The same when the database is a new one, opened as the `.new` it is created as.
+    @Test func aNewDatabaseOpenedReadOnlyIsSaidWithItsOpensErrno() throws {
+        let run = try BinaryRun(feeds: 1, items: 1)
+        let new = run.data + "/feed_1.sqlite.new"
+        // Its first open makes the file; the second is SQLite's.
+        var environment = try faulted(new, calls: "open", errno: EIO)
+        environment["FEEDMILL_FAULT_AT"] = "2"
+        let created = try run.create.runCapturing(["--opml", run.server.baseURL + "/list.opml"] + run.options, environment: environment)
+        #expect(created.status != 0)
+        #expect(created.stderr.contains("open(\(new)): Input/output error, so SQLite opened it read-only"), "\(created.stderr)")
+        #expect(try run.createAll().status == 0)
+    }
+
     /// rss-pull's folder that cannot be made, and a state file that cannot be written: the
     /// cause in words, and no Foundation temporary (`.dat.nosync…`) left behind.
     @Test(arguments: [EIO, ENOSPC])

@@ -22,7 +22,8 @@ unsigned long feedmill_sqlite3_os_errors_logged(void);
 /// symptom; this names the call, the file and errno's meaning (issue 52).
 int feedmill_sqlite3_os_error(unsigned long mark, const char *path, char *out, int size);
 
-/// The newest failed open of exactly `path` recorded by the errno layer, whenever it was: a
+/// The newest failed open of `path` (or a file whose name starts with it: the `.new` a database
+/// is created as, its journal) recorded by the errno layer, whenever it was: a
 /// read-write open that failed, after which SQLite opened the file read-only and later said
 /// only "attempt to write a readonly database". 1 when there is one.
 int feedmill_sqlite3_failed_open(const char *path, char *out, int size);
