@@ -28,12 +28,15 @@ static int failed(int rc) {
     return primary == SQLITE_IOERR || primary == SQLITE_FULL;
 }
 
-static void note(errno_file *file, const char *call, int number) {
-    if (!file->path || number == 0) return;
+/* One failed call into the ring, in SQLite's log form. */
+static void record(const char *call, const char *path, int number) {
+    if (!path || number == 0) return;
     char message[512];
-    snprintf(message, sizeof message, "feedmill_vfs: (%d) %s(%s) - ", number, call, file->path);
+    snprintf(message, sizeof message, "feedmill_vfs: (%d) %s(%s) - ", number, call, path);
     feedmill_sqlite3_record_os_error(message);
 }
+
+static void note(errno_file *file, const char *call, int number) { record(call, file->path, number); }
 
 #define REAL(file) (((errno_file *)(file))->real)
 
@@ -179,9 +182,7 @@ static int errno_open_call(const char *path, int flags, int mode) {
     int fd = real_open(path, flags, mode);
     if (fd < 0 && errno != ENOENT && errno != EINTR) {
         int number = errno;
-        char message[512];
-        snprintf(message, sizeof message, "feedmill_vfs: (%d) open(%s) - ", number, path);
-        feedmill_sqlite3_record_os_error(message);
+        record("open", path, number);
         errno = number;
     }
     return fd;

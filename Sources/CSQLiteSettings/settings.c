@@ -36,53 +36,50 @@ unsigned long feedmill_sqlite3_os_errors_logged(void) {
     return __atomic_load_n(&os_errors_logged, __ATOMIC_ACQUIRE);
 }
 
-/* Whether a ring entry is SQLite's own log of a failed open, whose errno is its read-only
- * retry's: errno_vfs.c records the first attempt's, which is preferred. */
-static int is_sqlite_open(const char *message) {
+/* Which ring entries a search takes. */
+enum { ENTRY_ANY, ENTRY_NOT_SQLITE_OPEN, ENTRY_OWN_OPEN };
+
+/* Whether a ring entry ("prefix: (errno) call(path) - text") is of a file whose path starts
+ * with `path`, and of the kind asked: SQLite's own log of a failed open carries its read-only
+ * retry's errno, so the first attempt's, which errno_vfs.c records, is preferred. */
+static int entry_matches(const char *message, const char *path, size_t length, int kind) {
     const char *open = strchr(message, '(');
     const char *close = open ? strchr(open, ')') : NULL;
-    return strncmp(message, "os_", 3) == 0 && close && strncmp(close + 1, " open(", 6) == 0;
+    const char *call = open ? strchr(open + 1, '(') : NULL;
+    if (!close || !call || strncmp(call + 1, path, length) != 0) return 0;
+    int is_open = strncmp(close + 1, " open(", 6) == 0;
+    if (kind == ENTRY_NOT_SQLITE_OPEN) return !(is_open && strncmp(message, "os_", 3) == 0);
+    if (kind == ENTRY_OWN_OPEN) return is_open && strncmp(message, "feedmill_vfs:", 13) == 0;
+    return 1;
 }
 
-int feedmill_sqlite3_os_error(unsigned long mark, const char *path, char *out, int size) {
-    int found = 0;
-    pthread_mutex_lock(&os_errors_lock);
+/* The newest entry since `mark` of that kind, copied into `out`; 1 when there is one. Called
+ * with the lock held. */
+static int search(unsigned long mark, const char *path, int kind, char *out, int size) {
     size_t length = strlen(path);
     unsigned long oldest = os_errors_logged > FEEDMILL_OS_ERRORS ? os_errors_logged - FEEDMILL_OS_ERRORS : 0;
     if (mark < oldest) mark = oldest;
-    /* First pass without SQLite's own open logs, second with them. */
-    for (int pass = 0; pass < 2 && !found; pass++) {
-        for (unsigned long index = os_errors_logged; index > mark && !found; index--) {
-            const char *message = os_errors[(index - 1) % FEEDMILL_OS_ERRORS];
-            if (pass == 0 && is_sqlite_open(message)) continue;
-            const char *open = strchr(message, '(');
-            /* "(errno) call(path) - text": the path follows the second parenthesis. */
-            const char *call = open ? strchr(open + 1, '(') : NULL;
-            if (call && strncmp(call + 1, path, length) == 0 && size > 0) {
-                strncpy(out, message, (size_t)size - 1);
-                out[size - 1] = 0;
-                found = 1;
-            }
+    for (unsigned long index = os_errors_logged; index > mark && size > 0; index--) {
+        const char *message = os_errors[(index - 1) % FEEDMILL_OS_ERRORS];
+        if (entry_matches(message, path, length, kind)) {
+            strncpy(out, message, (size_t)size - 1);
+            out[size - 1] = 0;
+            return 1;
         }
     }
+    return 0;
+}
+
+int feedmill_sqlite3_os_error(unsigned long mark, const char *path, char *out, int size) {
+    pthread_mutex_lock(&os_errors_lock);
+    int found = search(mark, path, ENTRY_NOT_SQLITE_OPEN, out, size) || search(mark, path, ENTRY_ANY, out, size);
     pthread_mutex_unlock(&os_errors_lock);
     return found;
 }
 
 int feedmill_sqlite3_failed_open(const char *path, char *out, int size) {
-    int found = 0;
     pthread_mutex_lock(&os_errors_lock);
-    unsigned long oldest = os_errors_logged > FEEDMILL_OS_ERRORS ? os_errors_logged - FEEDMILL_OS_ERRORS : 0;
-    char wanted[600];
-    snprintf(wanted, sizeof wanted, ") open(%s", path);
-    for (unsigned long index = os_errors_logged; index > oldest && !found; index--) {
-        const char *message = os_errors[(index - 1) % FEEDMILL_OS_ERRORS];
-        if (strncmp(message, "feedmill_vfs:", 13) == 0 && strstr(message, wanted) && size > 0) {
-            strncpy(out, message, (size_t)size - 1);
-            out[size - 1] = 0;
-            found = 1;
-        }
-    }
+    int found = search(0, path, ENTRY_OWN_OPEN, out, size);
     pthread_mutex_unlock(&os_errors_lock);
     return found;
 }

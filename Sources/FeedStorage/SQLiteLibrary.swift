@@ -24,39 +24,38 @@ enum SQLiteLibrary {
     /// (`open(/srv/data/feed_3.sqlite): Input/output error`, or of the `.new` a new database is
     /// created as) and SQLite fell back to read-only.
     static func failedOpen(path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 512)
-        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        guard feedmill_sqlite3_failed_open(full, &buffer, Int32(buffer.count)) == 1 else { return nil }
-        let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let open = message.firstIndex(of: "("), let close = message[open...].firstIndex(of: ")"),
-            let number = Int32(message[message.index(after: open)..<close]),
-            let dash = message.range(of: ") - ", options: .backwards), dash.lowerBound > close
-        else { return nil }
-        // The file it was: the database itself, or the `.new` it was created as.
-        let call = message[message.index(close, offsetBy: 2)..<dash.lowerBound].trimmingCharacters(in: .whitespaces)
-        return "\(call)): \(String(cString: strerror(number)))"
+        logged(path) { feedmill_sqlite3_failed_open($0, $1, $2) }?.said
     }
 
     /// The newest operating-system error SQLite logged since `mark` for `path` (or its -wal,
     /// -shm, -journal), in words: `write(/srv/data/feed_3.sqlite-wal): Input/output error`.
     /// SQLite's result code says only "disk I/O error" or "unable to open database file".
     static func osError(since mark: UInt, path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 512)
-        // SQLite logs the full path of a file opened by a relative one.
-        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        guard feedmill_sqlite3_os_error(UInt(mark), full, &buffer, Int32(buffer.count)) == 1 else { return nil }
-        let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // "os_unix.c:43872: (5) full_fsync(/path) - " (SQLite's own text after the dash is often
-        // empty): the errno in parentheses, then the call and its file.
-        guard let open = message.firstIndex(of: "("), let close = message[open...].firstIndex(of: ")"),
-            let number = Int32(message[message.index(after: open)..<close]),
-            let dash = message.range(of: ") - ", options: .backwards), dash.lowerBound > close
-        else { return message }
-        let call = message[message.index(close, offsetBy: 2)..<dash.lowerBound].trimmingCharacters(in: .whitespaces)
+        guard let entry = logged(path, { feedmill_sqlite3_os_error(UInt(mark), $0, $1, $2) }) else { return nil }
+        guard let said = entry.said, let call = entry.call else { return entry.message }
         // A failed open is retried read-only before SQLite logs it, so SQLite's errno is the
         // retry's (ENOENT for a -wal that a read-only open may not create), not the cause: not
         // said. The first attempt's is recorded by errno_vfs.c ("feedmill_vfs: …"), and preferred.
-        if call.hasPrefix("open("), message.hasPrefix("os_") { return "\(call)) failed" }
-        return "\(call)): \(String(cString: strerror(number)))"
+        if call.hasPrefix("open("), entry.message.hasPrefix("os_") { return "\(call)) failed" }
+        return said
+    }
+
+    /// A ring entry for `path` (made absolute: SQLite logs the full path of a file opened by a
+    /// relative one), as `find` copies it: "os_unix.c:43872: (5) full_fsync(/path) - " (SQLite's
+    /// own text after the dash is often empty) or "feedmill_vfs: (5) write(/path) - ". `call` is
+    /// `write(/path` and `said` the call with errno's meaning, when the entry has that form.
+    private static func logged(
+        _ path: String, _ find: (UnsafePointer<CChar>, UnsafeMutablePointer<CChar>, Int32) -> Int32
+    ) -> (message: String, call: String?, said: String?)? {
+        var buffer = [CChar](repeating: 0, count: 512)
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        guard find(full, &buffer, Int32(buffer.count)) == 1 else { return nil }
+        let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let open = message.firstIndex(of: "("), let close = message[open...].firstIndex(of: ")"),
+            let number = Int32(message[message.index(after: open)..<close]),
+            let dash = message.range(of: ") - ", options: .backwards), dash.lowerBound > close
+        else { return (message, nil, nil) }
+        let call = message[message.index(close, offsetBy: 2)..<dash.lowerBound].trimmingCharacters(in: .whitespaces)
+        return (message, call, "\(call)): \(String(cString: strerror(number)))")
     }
 }

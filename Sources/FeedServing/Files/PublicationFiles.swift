@@ -20,10 +20,17 @@ struct PublicationFiles: Sendable {
         guard request.method == .get || request.method == .head else {
             return Self.plain(.methodNotAllowed, "only GET and HEAD\n", extra: [.allow: "GET, HEAD"])
         }
-        guard let name = PublishedFileName.from(path: request.uri.path), let file = read(name) else {
+        guard let name = PublishedFileName.from(path: request.uri.path), let file = open(name) else {
             return Self.plain(.notFound, "not found\n")
         }
-        let tag = tags.tag(for: file.identity) { file.bytes }
+        defer { close(file.descriptor) }
+        // The bytes are read only when the answer needs them: a 304 or a HEAD of a file whose
+        // tag is known reads none (the common case: readers revalidating pointers).
+        var bytes: [UInt8]?
+        let tag = tags.tag(for: file.identity) {
+            bytes = Self.readAll(file.descriptor, size: file.size)
+            return bytes ?? []
+        }
         var headers: HTTPFields = [
             .contentType: PublishedHeaders.contentType(of: name), .cacheControl: PublishedHeaders.cacheControl(of: name),
             .eTag: tag, .acceptRanges: "bytes",
@@ -33,32 +40,54 @@ struct PublicationFiles: Sendable {
         }
         // A Range with an If-Range naming another version gets the whole file.
         let rangeHeader = request.headers[.ifRange].map { $0 == tag } == false ? nil : request.headers[.range]
-        let body: ArraySlice<UInt8>
         var status = HTTPResponse.Status.ok
-        switch RangeRequest(header: rangeHeader, size: file.bytes.count) {
+        var range = 0..<file.size
+        switch RangeRequest(header: rangeHeader, size: file.size) {
         case .whole:
-            body = file.bytes[...]
+            break
         case .partial(let first, let last):
             status = .partialContent
-            headers[.contentRange] = "bytes \(first)-\(last)/\(file.bytes.count)"
-            body = file.bytes[first...last]
+            headers[.contentRange] = "bytes \(first)-\(last)/\(file.size)"
+            range = first..<(last + 1)
         case .unsatisfiable:
-            return Self.plain(.rangeNotSatisfiable, "range not satisfiable\n", extra: [.contentRange: "bytes */\(file.bytes.count)"])
+            return Self.plain(.rangeNotSatisfiable, "range not satisfiable\n", extra: [.contentRange: "bytes */\(file.size)"])
         }
-        headers[.contentLength] = String(body.count)
+        headers[.contentLength] = String(range.count)
         if request.method == .head { return Response(status: status, headers: headers, body: ResponseBody()) }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        guard let whole = bytes ?? Self.readAll(file.descriptor, size: file.size) else { return Self.plain(.notFound, "not found\n") }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: whole[range])))
     }
 
-    /// A regular file directly in the directory, read whole with its identity; nil for anything
-    /// else (absent, a link, a directory, a device, unreadable).
-    func read(_ name: String) -> (bytes: [UInt8], identity: EntityTags.Identity)? {
-        let descriptor = open(directory + "/" + name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    /// A regular file directly in the directory, open, with its identity and size; nil for
+    /// anything else (absent, a link, a directory, a device, unreadable). The caller closes it.
+    func open(_ name: String) -> (descriptor: Int32, identity: EntityTags.Identity, size: Int)? {
+        let descriptor = Glibc.open(directory + "/" + name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return nil
+        }
+        return (descriptor, EntityTags.identity(of: status), Int(status.st_size))
+    }
+
+    /// The file's identity alone (a `stat`, no read): whether it changed since it was last read.
+    func identity(_ name: String) -> EntityTags.Identity? {
+        var status = stat()
+        guard lstat(directory + "/" + name, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return EntityTags.identity(of: status)
+    }
+
+    /// The file read whole, with its identity; nil for anything ``open(_:)`` refuses.
+    func read(_ name: String) -> (bytes: [UInt8], identity: EntityTags.Identity)? {
+        guard let file = open(name) else { return nil }
+        defer { close(file.descriptor) }
+        return Self.readAll(file.descriptor, size: file.size).map { ($0, file.identity) }
+    }
+
+    /// `size` bytes from the start of an open file; nil when it cannot be read whole.
+    static func readAll(_ descriptor: Int32, size: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: size)
         var offset = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + offset, $0.count - offset, off_t(offset)) }
@@ -66,7 +95,7 @@ struct PublicationFiles: Sendable {
             guard count > 0 else { return nil }
             offset += count
         }
-        return (bytes, EntityTags.identity(of: status))
+        return bytes
     }
 
     /// `If-None-Match`: `*`, or a list of tags one of which is this one (weak comparison, RFC 9110 §13.1.2).

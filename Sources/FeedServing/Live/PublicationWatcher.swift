@@ -34,7 +34,8 @@ struct PublicationWatcher: Sendable {
         }
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
-            guard let (identity, root) = readRoot(), identity != seen else { continue }
+            // A stat each look; the root is read only when it is another file.
+            guard let now = files.identity("manifest.json"), now != seen, let (identity, root) = readRoot() else { continue }
             seen = identity
             guard let root else {
                 logger.warning("manifest.json is not a format-2 root; waiting for the next one")
