@@ -136,13 +136,23 @@ let package = Package(
             name: "FeedServing",
             dependencies: [
                 "FeedmillClient", "FeedPublishing", "FeedBasics",
+                // WebSub: pushed bodies go through the pipeline and the publisher; hubs are
+                // asked under the fetcher's rules; subscriptions live in websub.sqlite.
+                "FeedPipeline", "FeedStorage", "FeedFetching",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // An executable of its own, not a link to feedmill: only it links SwiftNIO.
-        .executableTarget(name: "rss-serve", dependencies: ["FeedServing", argumentParser, .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(
+            name: "rss-serve",
+            dependencies: [
+                "FeedServing", "FeedPipeline", "FeedPublishing", "FeedFetching", "FeedCommandSupport", "FeedUpdateCommandSupport",
+                "FeedPublishCommandSupport", "FeedBasics", argumentParser, .product(name: "Logging", package: "swift-log"),
+            ],
+            plugins: ["BuildStamp"]),
         // The executable: dispatches on the name it was called by (FeedBasics' MultiCall).
         .executableTarget(
             name: "feedmill",
@@ -242,7 +252,7 @@ let package = Package(
         // rss-serve through real processes (curl -N, rss-pull, rss-publish) and its parts.
         .testTarget(
             name: "FeedServingTests",
-            dependencies: ["FeedServing", "FeedmillClient", "TestSupport", "PipelineTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["FeedServing", "FeedmillClient", "FeedBasics", "TestSupport", "PipelineTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

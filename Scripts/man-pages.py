@@ -22,7 +22,7 @@ import re
 import subprocess
 import sys
 
-COMMANDS = ["rss-create", "rss-update", "rss-publish", "rss-inspect", "rss-feeds", "rss-pull"]
+COMMANDS = ["rss-create", "rss-update", "rss-publish", "rss-inspect", "rss-feeds", "rss-pull", "rss-serve"]
 
 # Real command lines, each with what it does. Lines for the Debian package's layout run as
 # the service user: its data directory refuses writes from anyone else.
@@ -68,6 +68,14 @@ EXAMPLES = {
          "sudo -u feedmill rss-feeds set 42 --keep-items 100"),
         ("Export the catalog as OPML, ready for rss-create --opml:",
          "rss-feeds export > feeds.opml"),
+    ],
+    "rss-serve": [
+        ("Serve the publication of the configuration (out) on 127.0.0.1:8080, live:",
+         "sudo -u feedmill rss-serve"),
+        ("Also subscribe to the feeds' WebSub hubs and publish what they push:",
+         "sudo -u feedmill rss-serve --data-dir /var/lib/feedmill/data --public-url https://feeds.example.org"),
+        ("Follow two feeds' events from a shell:",
+         "rss-serve --listen 127.0.0.1:8080 --out ./publish & curl -N 'http://127.0.0.1:8080/events?feeds=42,7'"),
     ],
     "rss-pull": [
         ("Bring a local folder to the latest publication, every feed:",
@@ -240,7 +248,19 @@ def files_section(command, text):
                 "Commands that write there are run as its owner, as in",
                 ".Ql sudo -u feedmill " + command + " .",
             ]
-        if command == "rss-publish":
+        if command == "rss-serve":
+            parts += [
+                ".It Pa /var/lib/feedmill/data/websub.sqlite",
+                "Its WebSub subscriptions and their secrets (mode 0600), with",
+                ".Fl -public-url .",
+                ".It Pa /usr/lib/systemd/system/feedmill-serve.service",
+                "Runs",
+                ".Nm rss-serve",
+                "as",
+                ".Sy feedmill",
+                "once enabled.",
+            ]
+        if command in ("rss-publish", "rss-serve"):
             parts += [
                 ".It Pa /var/www/feedmill",
                 "The publish directory of the Debian package's configuration",

@@ -8,6 +8,8 @@
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 #include <openssl/sha.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/crypto.h>
 
 typedef struct feedmill_sha256_context { SHA256_CTX context; } feedmill_sha256_context;
 
@@ -50,5 +52,17 @@ static inline int feedmill_ed25519_verify(const unsigned char key[32], const voi
     EVP_MD_CTX_free(context);
     EVP_PKEY_free(pkey);
     return ok;
+}
+/* HMAC (RFC 2104) with SHA-256, -384 or -512 (`bits`), for WebSub's X-Hub-Signature; 1 on
+ * success. `out` holds 64 bytes; `count` is set to the MAC's length. */
+static inline int feedmill_hmac(int bits, const void *key, size_t keyCount, const void *data, size_t count, unsigned char out[64], unsigned int *outCount) {
+    const EVP_MD *md = bits == 256 ? EVP_sha256() : bits == 384 ? EVP_sha384() : bits == 512 ? EVP_sha512() : NULL;
+    if (!md) return 0;
+    static const unsigned char empty = 0;
+    return HMAC(md, key ? key : &empty, (int)keyCount, data ? data : &empty, count, out, outCount) != NULL;
+}
+/* Compares in time independent of where the bytes differ: a MAC check must not say how much of a forgery was right. */
+static inline int feedmill_equal_in_constant_time(const void *a, const void *b, size_t count) {
+    return CRYPTO_memcmp(a, b, count) == 0;
 }
 #endif

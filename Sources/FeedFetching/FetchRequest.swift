@@ -8,6 +8,9 @@ public struct FetchRequest: Sendable, Equatable {
     public var lastModified: String?
     /// SHA-256 (hex) of the last body: a `200` with the same body is reported as not modified.
     public var previousBodyHash: String?
+    /// An `application/x-www-form-urlencoded` body: the request is a POST (a WebSub
+    /// subscription to a hub), under the same address, proxy, timeout and size rules as a fetch.
+    public var form: String?
 
     public init(url: String, etag: String? = nil, lastModified: String? = nil, previousBodyHash: String? = nil) {
         self.url = url

@@ -307,6 +307,10 @@ public final class HTTPFetcher {
         headers = curl_slist_append(headers, "Accept: application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.5")
         if let etag = request.etag { headers = curl_slist_append(headers, "If-None-Match: \(etag)") }
         if let lastModified = request.lastModified { headers = curl_slist_append(headers, "If-Modified-Since: \(lastModified)") }
+        if let form = request.form {
+            handle.set(CURLOPT_COPYPOSTFIELDS, form)
+            headers = curl_slist_append(headers, "Content-Type: application/x-www-form-urlencoded")
+        }
         defer { curl_slist_free_all(headers) }
         _ = feedmill_curl_setopt_slist(handle.raw, CURLOPT_HTTPHEADER, headers)
         let context = Unmanaged.passUnretained(sink).toOpaque()

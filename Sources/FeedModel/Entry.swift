@@ -64,12 +64,16 @@ public struct NormalizedFeed: Sendable, Equatable {
     /// Description, picture and language, for the catalog's `about` side.
     public var about: FeedDescription
     public var hints: SchedulingHints
+    /// Where the feed says it announces its changes (WebSub, `rel="hub"`) and its canonical
+    /// URL for that hub (`rel="self"`, the subscription's topic): absolute `http`/`https`, or
+    /// `nil`. Both are needed to subscribe; `rss-serve` does, when it has a public URL.
+    public var websub: WebSubLinks?
     public var entries: [Entry]
     public var diagnostics: [String]
 
     public init(
         format: FeedFormat, title: String, link: String?, about: FeedDescription = FeedDescription(),
-        hints: SchedulingHints = SchedulingHints(),
+        hints: SchedulingHints = SchedulingHints(), websub: WebSubLinks? = nil,
         entries: [Entry], diagnostics: [String] = []
     ) {
         self.format = format
@@ -77,7 +81,20 @@ public struct NormalizedFeed: Sendable, Equatable {
         self.link = link
         self.about = about
         self.hints = hints
+        self.websub = websub
         self.entries = entries
         self.diagnostics = diagnostics
+    }
+}
+
+/// A feed's WebSub discovery (W3C WebSub §4): the hub it publishes through and the topic URL
+/// it is known by there, both absolute `http`/`https`.
+public struct WebSubLinks: Sendable, Equatable {
+    public var hub: String
+    public var topic: String
+
+    public init(hub: String, topic: String) {
+        self.hub = hub
+        self.topic = topic
     }
 }

@@ -49,6 +49,7 @@ public enum FeedNormalizer {
             link: siteLink(parsed, feedURL: feedURL),
             about: FeedAboutRule.about(parsed, documentBase: feedURL ?? siteLink(parsed, feedURL: nil)),
             hints: parsed.hints,
+            websub: websub(parsed, feedURL: feedURL),
             entries: [],
             diagnostics: parsed.diagnostics)
     }
@@ -85,6 +86,22 @@ public enum FeedNormalizer {
         let content = entry.content.take(), summary = entry.summary.take()
         if let content, !content.isBlank { return content }
         return summary
+    }
+
+    /// The first `rel="hub"` and the first `rel="self"` that resolve to web URLs, when the feed
+    /// has both (a hub without a topic cannot be subscribed to).
+    static func websub(_ parsed: ParsedFeed, feedURL: String?) -> WebSubLinks? {
+        func first(_ rel: String) -> String? {
+            for candidate in parsed.links where candidate.rel?.trimmingASCIIWhitespace().lowercased() == rel {
+                let bases = candidate.baseChain.isEmpty ? parsed.baseChain : candidate.baseChain
+                if let url = URLResolver.resolve(candidate.href, bases: bases, documentBase: feedURL), URLResolver.isWebURL(url) {
+                    return url
+                }
+            }
+            return nil
+        }
+        guard let hub = first("hub"), let topic = first("self") else { return nil }
+        return WebSubLinks(hub: hub, topic: topic)
     }
 
     static func siteLink(_ parsed: ParsedFeed, feedURL: String?) -> String? {

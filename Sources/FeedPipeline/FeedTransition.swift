@@ -47,6 +47,8 @@ public enum FeedTransition {
             next.state.skipHours = parsed.hints.skipHours
             next.state.skipDays = parsed.hints.skipDays
             next.state.bodyHash = response.bodyHash
+            next.state.websubHub = parsed.websub?.hub
+            next.state.websubTopic = parsed.websub?.topic
         case .notModified(let response):
             succeeded(&next, response: response, now: now)
             if let interval = PollHints.interval(SchedulingHints(), response: response) {

@@ -18,6 +18,9 @@ struct FeedUpdate: Sendable {
     /// refused for a wrongly typed value: their files' values are checked and repaired.
     let checksValues: Bool
     let permits: ParsePermits
+    /// The body was pushed by a WebSub hub (``UpdateRun/applyPush(_:body:contentType:)``), not
+    /// fetched: a pushed body that omits the feed's hub links keeps the ones it had.
+    var pushed = false
 
     func update(_ feedID: Int64, fetch: FetchScheduler.Fetch) -> FeedReport {
         // Plan: the feed's record as the catalog has it now, and the request it makes.
@@ -221,9 +224,12 @@ struct FeedUpdate: Sendable {
     /// feed again and finds its entries there.
     @discardableResult
     private func record(_ feed: CatalogFeed, after event: FeedEvent, itemsChanged: Bool = false) throws(StorageError) -> String? {
-        let next = try FeedTransition.next(feed, after: event, now: now, configuration: configuration, itemsChanged: itemsChanged) {
+        var next = try FeedTransition.next(feed, after: event, now: now, configuration: configuration, itemsChanged: itemsChanged) {
             url throws(StorageError) in
             try catalog.feedID(forURL: url) != nil
+        }
+        if pushed, next.feed.state.websubHub == nil {
+            (next.feed.state.websubHub, next.feed.state.websubTopic) = (feed.state.websubHub, feed.state.websubTopic)
         }
         var nextDue = UpdateSchedule.storedNextDue(next.feed, now: now, configuration: configuration)
         // A feed whose database was set aside is due at once, as any feed without its database.

@@ -69,6 +69,27 @@ public final class UpdateRun: Sendable {
         return report
     }
 
+    /// Stores a body a WebSub hub pushed for `feedID` (the signature already checked by the
+    /// caller) exactly as a fetched one: the same parser, sanitizer, retention and state rules,
+    /// one transaction in the feed's database, then the catalog. It is untrusted feed input like
+    /// any other. The feed keeps its validators, so that its next poll is still conditional;
+    /// its next poll is counted from now, which is how polling goes on, less often, for a feed
+    /// that pushes. The caller holds the data directory's lock (``CatalogAccess/openForUpdate(_:)``).
+    public func applyPush(_ feedID: Int64, body: [UInt8], contentType: String?) -> FeedReport {
+        let now = configuration.clock()
+        try? catalog.beginChanges(now: now)
+        var update = FeedUpdate(
+            configuration: configuration, catalog: catalog, now: now, dryRun: false, checksValues: false,
+            permits: ParsePermits(limit: 1))
+        update.pushed = true
+        return update.update(feedID) { request, _ in
+            var response = FetchResponse(requestedURL: request.url, finalURL: request.url, status: 200)
+            (response.contentType, response.etag, response.lastModified) = (contentType, request.etag, request.lastModified)
+            (response.body, response.bodyHash, response.bytesReceived) = (body, request.previousBodyHash, body.count)
+            return .success(.fetched(response))
+        }
+    }
+
     /// The instant `seconds` after `started`, to the millisecond. The commands refuse a deadline
     /// past 10 years; a library caller's longer, infinite or NaN one saturates rather than traps.
     static func deadline(_ seconds: Double, after started: ContinuousClock.Instant) -> ContinuousClock.Instant {

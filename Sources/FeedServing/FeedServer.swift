@@ -19,6 +19,8 @@ public struct FeedServer: Sendable {
         public var heartbeat: Duration = .seconds(15)
         /// Events one connection may have waiting before it is closed with a `resync`.
         public var bufferLimit = 256
+        /// Set with `--public-url` and `--data-dir`: WebSub subscriptions and pushes.
+        public var websub: WebSubSettings?
 
         public init(host: String, port: Int, directory: String) {
             self.host = host
@@ -40,9 +42,20 @@ public struct FeedServer: Sendable {
     public func run(started: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let files = PublicationFiles(directory: settings.directory)
         let hub = EventHub(bufferLimit: settings.bufferLimit)
-        let watcher = PublicationWatcher(files: files, hub: hub, logger: logger)
-        let responder = ServeResponder(files: files, events: EventStream(watcher: watcher, hub: hub), hub: hub)
-        let background = Background(watcher: watcher, hub: hub, settings: settings)
+        let metrics = ServeMetrics()
+        let watcher = PublicationWatcher(files: files, hub: hub, logger: logger, metrics: metrics)
+        var callback: WebSubCallback?
+        var subscriber: WebSubSubscriber?
+        if let websub = settings.websub {
+            let store = try SubscriptionStore(dataDirectory: websub.pipeline.dataDirectory)
+            let pushes = PushApplier(settings: websub, metrics: metrics, logger: logger)
+            let clock = websub.pipeline.clock
+            callback = WebSubCallback(settings: websub, store: store, pushes: pushes, metrics: metrics, logger: logger, clock: clock)
+            subscriber = WebSubSubscriber(settings: websub, store: store, logger: logger, metrics: metrics)
+        }
+        let responder = ServeResponder(
+            files: files, events: EventStream(watcher: watcher, hub: hub), hub: hub, metrics: metrics, websub: callback)
+        let background = Background(watcher: watcher, hub: hub, settings: settings, subscriber: subscriber)
         let app = Application(
             responder: responder,
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
@@ -58,11 +71,26 @@ public struct FeedServer: Sendable {
         let watcher: PublicationWatcher
         let hub: EventHub
         let settings: Settings
+        let subscriber: WebSubSubscriber?
 
         func run() async throws {
             try await cancelWhenGracefulShutdown {
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask { await watcher.run(interval: settings.pollInterval) }
+                    if let subscriber, let interval = settings.websub?.checkInterval {
+                        group.addTask {
+                            while !Task.isCancelled {
+                                // Hub requests block for up to the fetch timeout: off the cooperative pool.
+                                await withCheckedContinuation { continuation in
+                                    DispatchQueue.global().async {
+                                        subscriber.reconcile(now: subscriber.settings.pipeline.clock())
+                                        continuation.resume()
+                                    }
+                                }
+                                try? await Task.sleep(for: interval)
+                            }
+                        }
+                    }
                     group.addTask {
                         while !Task.isCancelled {
                             try? await Task.sleep(for: settings.heartbeat)

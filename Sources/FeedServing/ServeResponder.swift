@@ -8,9 +8,24 @@ struct ServeResponder: HTTPResponder {
     let files: PublicationFiles
     let events: EventStream
     let hub: EventHub
+    let metrics: ServeMetrics
+    let websub: WebSubCallback?
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
-        switch request.uri.path {
+        let path = request.uri.path
+        if path.hasPrefix(WebSubCallback.prefix) {
+            let callback = String(path.dropFirst(WebSubCallback.prefix.count))
+            guard let websub, callback.utf8.count == 64, callback.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+                return PublicationFiles.plain(.notFound, "no such subscription\n")
+            }
+            return await websub.respond(to: request, callback: callback)
+        }
+        switch path {
+        case "/metrics":
+            guard request.method == .get || request.method == .head else { return PublicationFiles.plain(.methodNotAllowed, "only GET\n", extra: [.allow: "GET, HEAD"]) }
+            var response = PublicationFiles.plain(.ok, metrics.text(hub: hub))
+            response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return response
         case "/events":
             guard request.method == .get else { return PublicationFiles.plain(.methodNotAllowed, "only GET\n", extra: [.allow: "GET"]) }
             return events.respond(to: request)

@@ -71,5 +71,9 @@ public struct FetchState: Sendable, Equatable {
     public var skipDays: [String] = []
     /// This feed's own retention, overriding the run's (`rss-feeds set`).
     public var retention = Retention.keepEverything
+    /// The WebSub hub and topic the feed advertised when last read (`rel="hub"`, `rel="self"`):
+    /// what `rss-serve` subscribes to. Both or neither.
+    public var websubHub: String?
+    public var websubTopic: String?
     public init() {}
 }

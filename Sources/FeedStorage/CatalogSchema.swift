@@ -28,9 +28,12 @@ enum CatalogSchema {
     static let identity = "catalog-identity"
     static let retention = "catalog-retention"
     static let aboutReaderFields = "catalog-about-reader-fields"
+    /// `fetch_state.websub_hub` and `websub_topic` (issue 53).
+    static let websub = "catalog-websub"
     /// The migrations written out below; later ones only add columns.
     static let written: Set<String> = [
         "catalog-original", fetchState, identity, retention, aboutReaderFields, CatalogChanges.migration, CatalogSchedule.indexMigration,
+        websub,
     ]
 
     /// The migrations below, and the `user_version` this Feedmill writes in the catalog.
@@ -85,6 +88,7 @@ enum CatalogSchema {
             // The due feeds found by their next due time, so that an update reads only those (issue 51).
             try CatalogSchedule.createIndex(db)
         }
+        migrator.registerMigration(websub) { db in try FetchStateColumns.addColumns(of: websub, db) }
         return migrator
     }
 }

@@ -59,6 +59,9 @@ enum FetchStateColumns {
         // Per-feed retention (`rss-feeds set --keep-items/--keep-days`); NULL: the run's.
         .limit("keep_items", \.retention.keepItems, Retention.itemLimits, addedBy: CatalogSchema.retention),
         .limit("keep_days", \.retention.keepDays, Retention.dayLimits, addedBy: CatalogSchema.retention),
+        // Issue 53: where the feed announces its changes, for rss-serve's WebSub subscriber.
+        .text("websub_hub", addedBy: CatalogSchema.websub, \.websubHub),
+        .text("websub_topic", addedBy: CatalogSchema.websub, \.websubTopic),
     ]
 
     /// `fetch_state.site_link, …`: what the catalog's join selects, in the order of ``all``.

@@ -1,17 +1,23 @@
 import ArgumentParser
+import FeedBasics
+import FeedCommandSupport
+import FeedFetching
+import FeedPipeline
+import FeedPublishCommandSupport
+import FeedPublishing
 import FeedServing
+import FeedUpdateCommandSupport
 import Foundation
 import Logging
 
-/// `rss-serve`: the long-running server beside the batch commands. Thin: options, a logger,
-/// one call to ``FeedServer``. An executable of its own, not a link to `feedmill`: it alone
-/// links SwiftNIO.
+/// `rss-serve`: the options and the settings (the same configuration file, environment and
+/// precedence as the other commands, its `[serve]` section), then one call to ``FeedServer``.
 @main
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rss-serve",
-        abstract: "Serve a publication and push each new one to connected readers (Server-Sent Events).",
-        usage: "rss-serve [--listen <host:port>] [--out <dir>]",
+        abstract: "Serve a publication and push each new one to connected readers (Server-Sent Events); take WebSub pushes in.",
+        usage: "rss-serve [--listen <host:port>] [--out <dir>] [--data-dir <dir> --public-url <url>]",
         discussion: """
             Serves the publication in --out (what rss-publish --out writes) over HTTP: GET and \
             HEAD of its files with the client contract's Content-Type and Cache-Control, strong \
@@ -21,16 +27,53 @@ struct ServeCommand: AsyncParsableCommand {
             commits (from cron, by hand, any host writing the directory), one event per \
             followed feed it changed, with the RFC 6902 JSON Patch of its items \
             (docs/client-contract.md, "Live updates"). GET /healthz answers 200 once a \
-            publication is there. SIGTERM or SIGINT stops it gracefully.
+            publication is there; GET /metrics is Prometheus' text format. SIGTERM or SIGINT \
+            stops it gracefully.
 
-            Exit status: 0 stopped by a signal; 64 usage error; 70 the address cannot be bound.
-            """)
+            With --public-url and --data-dir, it is a WebSub subscriber (W3C): it subscribes to \
+            the hub of every feed whose last update advertised one (rel="hub" and rel="self", \
+            recorded by rss-update), with a secret per subscription, answers only the \
+            verifications it asked for, renews leases, and takes a hub's signed push \
+            (X-Hub-Signature sha256, at most --max-size MiB) at <public-url>/websub/<callback>: \
+            stored like a fetch under the data directory's lock, then that feed published into \
+            --out, so connected readers get it within seconds. Subscriptions and their secrets \
+            are kept in <data-dir>/websub.sqlite (mode 0600).
 
-    @Option(name: .long, help: ArgumentHelp("Address and port to listen on.", valueName: "host:port"))
-    var listen = "127.0.0.1:8080"
+            Exit status: 0 stopped by a signal; 64 usage error or a bad setting; 66 no publication \
+            directory or signing key; 70 the address cannot be bound; 77 a signing key others may read.
+            """,
+        version: FeedmillVersion.line("rss-serve", commit: BuildStamp.commit, built: BuildStamp.date))
 
-    @Option(name: .long, help: ArgumentHelp("The publication directory to serve.", valueName: "dir"))
-    var out = "./publish"
+    @Option(help: Settings.listen.help)
+    var listen: String?
+
+    @Option(help: Settings.publishDirectory.help, completion: .directory)
+    var out: String?
+
+    @Option(help: Settings.dataDirectory.help, completion: .directory)
+    var dataDir: String?
+
+    @Option(help: Settings.publicURL.help)
+    var publicURL: String?
+
+    @Option(parsing: .number, help: Settings.deltas.help)
+    var deltas: Int?
+
+    @Option(help: Settings.siteURL.help)
+    var siteURL: String?
+
+    @Option(help: Settings.title.help)
+    var title: String?
+
+    @Option(help: Settings.signingKey.help, completion: .file())
+    var signingKey: String?
+
+    @OptionGroup var fetch: FetchOptions
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(name: .long, help: .hidden)
+    var websubCheck: Double = 60
 
     @Option(name: .long, help: .hidden)
     var heartbeat: Double = 15
@@ -39,36 +82,66 @@ struct ServeCommand: AsyncParsableCommand {
     var bufferLimit = 256
 
     func validate() throws {
-        guard Self.address(listen) != nil else { throw ValidationError("--listen: expected HOST:PORT (127.0.0.1:8080, [::1]:8080), got \(listen)") }
         guard heartbeat > 0, heartbeat <= 3_600 else { throw ValidationError("--heartbeat: seconds between 0 and 3600") }
         guard bufferLimit > 0 else { throw ValidationError("--buffer-limit: at least 1") }
+        guard websubCheck >= 0.1, websubCheck <= 86_400 else { throw ValidationError("--websub-check: seconds between 0.1 and 86400") }
     }
 
-    static func address(_ text: String) -> (host: String, port: Int)? {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else { return nil }
-        var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return host.isEmpty ? nil : (host, port)
+    /// One descriptor per reader: the soft limit (often 1,024) is raised to the hard one, as
+    /// servers do, so that what limits readers is the operator's `LimitNOFILE`, not a default.
+    static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     func run() async throws {
-        guard let (host, port) = Self.address(listen) else { throw ExitCode(64) }
+        var given = fetch.given
+        given.add(Settings.listen, listen)
+        given.add(Settings.publishDirectory, out)
+        given.add(Settings.dataDirectory, dataDir)
+        given.add(Settings.publicURL, publicURL)
+        given.add(Settings.deltas, deltas)
+        given.add(Settings.siteURL, siteURL)
+        given.add(Settings.title, title)
+        given.add(Settings.signingKey, signingKey)
+        let context = try CommandContext.make(.serve, common: common, given: given)
+        guard let address = ServeAddress(context.settings[Settings.listen]) else { throw ExitCode(64) }
+        let (data, configured) = context.publishConfiguration(full: false)
+        let out = configured.outputDirectory
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue else {
             FileHandle.standardError.write(Data("rss-serve: \(out): no such directory (the publication rss-publish --out writes)\n".utf8))
             throw ExitCode(66)
         }
-        var logger = Logger(label: "rss-serve")
-        logger.logLevel = .info
-        var settings = FeedServer.Settings(host: host, port: port, directory: out)
+        Self.raiseDescriptorLimit()
+        var settings = FeedServer.Settings(host: address.host, port: address.port, directory: out)
         settings.heartbeat = .milliseconds(Int64(heartbeat * 1_000))
         settings.bufferLimit = bufferLimit
+        if let publicURL = context.settings[Settings.publicURL] {
+            var publish = configured
+            if let path = context.settings[Settings.signingKey] {
+                do {
+                    publish.signingKey = try SigningKeyFile.read(path)
+                } catch {
+                    FileHandle.standardError.write(Data("rss-serve: \(error.description)\n".utf8))
+                    throw ExitCode(error.exitCode)
+                }
+            }
+            var pipeline = context.dataConfiguration()
+            pipeline.dataDirectory = data.path
+            pipeline.fetch = try context.fetchConfiguration(fetch)
+            var websub = WebSubSettings(publicURL: publicURL, pipeline: pipeline, publish: publish)
+            websub.checkInterval = .milliseconds(Int64(websubCheck * 1_000))
+            settings.websub = websub
+        }
         do {
-            try await FeedServer(settings: settings, logger: logger).run { bound in
-                FileHandle.standardError.write(Data("rss-serve: serving \(out) on \(host):\(bound)\n".utf8))
+            try await FeedServer(settings: settings, logger: context.logger).run { bound in
+                FileHandle.standardError.write(Data("rss-serve: serving \(out) on \(address.host):\(bound)\n".utf8))
             }
         } catch {
-            FileHandle.standardError.write(Data("rss-serve: \(listen): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("rss-serve: \(context.settings[Settings.listen]): \(error)\n".utf8))
             throw ExitCode(70)
         }
     }

@@ -16,7 +16,7 @@ struct ContribTests {
     @Test(
         "systemd-analyze rates each service 2.0 or lower",
         .enabled(if: InstalledTool.exists("/usr/bin/systemd-analyze"), "systemd-analyze is not installed (Debian package systemd)"),
-        arguments: ["feedmill-update.service", "feedmill-create.service", "feedmill-update@.service", "feedmill-create@.service"])
+        arguments: ["feedmill-update.service", "feedmill-create.service", "feedmill-update@.service", "feedmill-create@.service", "feedmill-serve.service"])
     func hardened(unit: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
@@ -40,14 +40,17 @@ struct ContribTests {
     }
 
     /// Enabling a timer-driven or by-hand service would also start it at every boot: only the
-    /// timers are enabled, and they start the services.
+    /// timers are enabled, and they start the services; rss-serve, long-running, is the one
+    /// service enabled itself.
     @Test func onlyTheTimersHaveAnInstallSection() throws {
         let units = try FileManager.default.contentsOfDirectory(atPath: Self.root.path + "/contrib/systemd").sorted()
-        #expect(units.filter { $0.hasSuffix(".service") }.count == 4 && units.filter { $0.hasSuffix(".timer") }.count == 2, "\(units)")
+        #expect(units.filter { $0.hasSuffix(".service") }.count == 5 && units.filter { $0.hasSuffix(".timer") }.count == 2, "\(units)")
         for unit in units {
             let lines = try Self.text("contrib/systemd/" + unit).split(separator: "\n")
             if unit.hasSuffix(".timer") {
                 #expect(lines.contains("[Install]") && lines.contains("WantedBy=timers.target"), "\(unit)")
+            } else if unit == "feedmill-serve.service" {
+                #expect(lines.contains("[Install]") && lines.contains("WantedBy=multi-user.target"), "\(unit)")
             } else {
                 #expect(!lines.contains("[Install]") && !lines.contains { $0.hasPrefix("WantedBy=") }, "\(unit)")
             }

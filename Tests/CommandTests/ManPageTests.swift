@@ -7,7 +7,7 @@ import Testing
 @Suite("contrib/man: the man pages")
 struct ManPageTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let commands = ["rss-create", "rss-update", "rss-publish", "rss-inspect", "rss-feeds", "rss-pull"]
+    static let commands = ["rss-create", "rss-update", "rss-publish", "rss-inspect", "rss-feeds", "rss-pull", "rss-serve"]
     static let pages = commands.map { "contrib/man/\($0).1" } + ["contrib/man/feedmill.toml.5"]
 
     static func text(_ page: String) throws -> String {

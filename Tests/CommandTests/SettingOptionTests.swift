@@ -16,6 +16,7 @@ struct SettingOptionTests {
         "title": "Morning", "log-format": "json", "metrics-file": "/tmp/feedmill.prom", "now": "1700000000",
         "shard": "2/4",
         "retire-after": "1h", "signing-key": "/etc/feedmill/signing.key",
+        "listen": "127.0.0.1:9999", "public-url": "https://feeds.example/hub",
     ]
 
     @Test(arguments: CommandName.allCases)

@@ -85,7 +85,7 @@ struct SettingsTests {
     /// Syntax errors are toml++'s own words, with the line; the rest are Feedmill's.
     @Test("the configuration file is read strictly", arguments: [
         ("concurrency 8", "f.toml:1: Error while parsing key-value pair: expected '='"),
-        ("[udpate]", "f.toml:1: unknown section [udpate]; sections are [create], [feeds], [inspect], [publish], [update]"),
+        ("[udpate]", "f.toml:1: unknown section [udpate]; sections are [create], [feeds], [inspect], [publish], [serve], [update]"),
         ("data-dir = /srv", "f.toml:1: Error while parsing value"),
         ("data-dir = \"/srv", "f.toml:1: Error while parsing string"),
         ("timeout = 5\ntimeout = 6", "f.toml:2: "),
@@ -206,7 +206,7 @@ struct TypedSettingsTests {
         #expect(rows.contains {
             $0.hasPrefix("| stale-after | rss-update, rss-feeds | `stale-after`, top level or `[update]`, `[feeds]` | `FEEDMILL_STALE_AFTER` | `--stale-after` (rss-update) |")
         })
-        #expect(rows.contains { $0.hasPrefix("| now | rss-create, rss-update, rss-publish, rss-inspect, rss-feeds | not in the file | `SOURCE_DATE_EPOCH` |") })
+        #expect(rows.contains { $0.hasPrefix("| now | rss-create, rss-update, rss-publish, rss-inspect, rss-feeds, rss-serve | not in the file | `SOURCE_DATE_EPOCH` |") })
         #expect(SettingsReference.tabSeparated().split(separator: "\n").count == Settings.all.filter { $0.inFile }.count)
     }
 }

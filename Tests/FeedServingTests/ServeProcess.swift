@@ -11,11 +11,11 @@ final class ServeProcess {
     let log: String
     let port: Int
 
-    init(out: String, in scratch: String, extra: [String] = []) throws {
+    init(out: String, in scratch: String, listen: String = "127.0.0.1:0", extra: [String] = []) throws {
         log = scratch + "/rss-serve-\(UInt32.random(in: 0...UInt32.max)).log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         process.executableURL = Executable(name: "rss-serve").url
-        process.arguments = ["--listen", "127.0.0.1:0", "--out", out] + extra
+        process.arguments = ["--listen", listen, "--out", out] + extra
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = handle
         process.standardError = handle
@@ -39,6 +39,9 @@ final class ServeProcess {
     struct NotStarted: Error { let log: String }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// What it logged so far.
+    var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
     /// SIGTERM, then the exit status and how long the stop took.
     func stop() -> (status: Int32, seconds: Double) {

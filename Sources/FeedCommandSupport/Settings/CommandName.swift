@@ -2,7 +2,7 @@
 /// to it only. The settings each command takes are listed once, in ``settings``; the
 /// executables only bind their options to them.
 public enum CommandName: String, CaseIterable, Sendable {
-    case create, update, publish, inspect, feeds
+    case create, update, publish, inspect, feeds, serve
 
     /// `rss-update`: for messages, logs and metrics.
     public var executable: String { "rss-" + rawValue }
@@ -24,6 +24,11 @@ public enum CommandName: String, CaseIterable, Sendable {
             ] + writing + common
         case .inspect: return Settings.fetch + common
         case .feeds: return [Settings.dataDirectory, Settings.staleAfter] + writing + common
+        case .serve:
+            return [
+                Settings.listen, Settings.publishDirectory, Settings.dataDirectory, Settings.publicURL, Settings.deltas, Settings.siteURL,
+                Settings.title, Settings.signingKey,
+            ] + Settings.fetch + writing + common
         }
     }
 

@@ -16,6 +16,7 @@ struct PublicationWatcher: Sendable {
     let files: PublicationFiles
     let hub: EventHub
     let logger: Logger
+    let metrics: ServeMetrics
 
     /// The root's bytes, file identity and parsed form; nil when there is none or it cannot be read.
     func readRoot() -> (identity: EntityTags.Identity, root: RootManifest?)? {
@@ -45,8 +46,18 @@ struct PublicationWatcher: Sendable {
             let events = self.events(from: current, to: root)
             current = root
             hub.publish(root, events: events)
+            // From the root's commit (its mtime) to its events handed over.
+            metrics.observePublication(Double(Self.nanosecondsSinceEpoch() - identity.modified) / 1e9)
+            metrics.countResyncs(events.filter { $0.kind == .resync }.count)
+            metrics.eventsSent(feeds: events.map(\.feedID))
             logger.info("generation \(root.generation): \(events.count) feed event(s)")
         }
+    }
+
+    static func nanosecondsSinceEpoch() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     /// The events of the commit from `previous` to `root`.

@@ -1,0 +1,104 @@
+import FeedBasics
+import FeedPipeline
+import FeedPublishing
+import FeedStorage
+import Foundation
+import Logging
+
+/// Stores and publishes what hubs push, one push at a time on a thread of its own (the
+/// pipeline and the publisher are blocking): the data directory's lock is taken as `rss-update`
+/// takes it (waiting while a run holds it: never two writers of one file), the body goes
+/// through ``UpdateRun/applyPush(_:body:contentType:)``, the lock is let go, and the feed is
+/// published alone into `--out` (the publisher's own lock, waited for the same way). The
+/// watcher then sees the new root like any other, and readers get the feed's event.
+final class PushApplier: Sendable {
+    struct Push: Sendable {
+        var feedID: Int64
+        var body: [UInt8]
+        var contentType: String?
+        var received: ContinuousClock.Instant
+    }
+
+    let settings: WebSubSettings
+    let metrics: ServeMetrics
+    let logger: Logger
+    private let queue = DispatchQueue(label: "rss-serve.websub.push")
+
+    init(settings: WebSubSettings, metrics: ServeMetrics, logger: Logger) {
+        self.settings = settings
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    func enqueue(_ push: Push) {
+        queue.async { self.apply(push) }
+    }
+
+    /// Waits for every push handed over so far (tests, and a graceful stop).
+    func drain() async {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+    }
+
+    private func apply(_ push: Push) {
+        let deadline = ContinuousClock.now + settings.lockWait
+        guard let report = store(push, deadline: deadline) else { return }
+        switch report.outcome {
+        case .updated(let summary) where summary.changed:
+            metrics.count(.stored)
+            logger.info("websub: feed \(push.feedID): push stored: \(summary.inserted) new, \(summary.updated) updated item(s)")
+        case .updated, .unchanged:
+            metrics.count(.unchanged)
+            logger.info("websub: feed \(push.feedID): push stored, nothing changed")
+            return
+        case .failed(let kind, let message):
+            metrics.count(.failed)
+            logger.warning("websub: feed \(push.feedID): push not stored (\(kind.rawValue)): \(message)")
+            return
+        default:
+            metrics.count(.failed)
+            logger.warning("websub: feed \(push.feedID): push not stored: \(report.outcome)")
+            return
+        }
+        metrics.awaitEvent(feedID: push.feedID, receivedAt: push.received)
+        publish(push.feedID, deadline: deadline)
+    }
+
+    /// Under the data directory's lock, released before returning.
+    private func store(_ push: Push, deadline: ContinuousClock.Instant) -> FeedReport? {
+        while true {
+            do throws(PipelineError) {
+                let (catalog, lock) = try CatalogAccess.openForUpdate(settings.pipeline)
+                defer { withExtendedLifetime(lock) {} }
+                return UpdateRun(configuration: settings.pipeline, catalog: catalog).applyPush(
+                    push.feedID, body: push.body, contentType: push.contentType)
+            } catch {
+                if case .dataDirectory(.busy) = error, ContinuousClock.now < deadline {
+                    Thread.sleep(forTimeInterval: 0.2)
+                    continue
+                }
+                metrics.count(.failed)
+                logger.warning("websub: feed \(push.feedID): push not stored: \(error.description)")
+                return nil
+            }
+        }
+    }
+
+    private func publish(_ feedID: Int64, deadline: ContinuousClock.Instant) {
+        let data = settings.pipeline.data
+        while true {
+            do throws(PublishError) {
+                let catalog = try PublishRun.openCatalog(data)
+                let report = try PublishRun(data: data, configuration: settings.publish, catalog: catalog).run(only: [feedID])
+                for failure in report.failures { logger.warning("websub: feed \(failure.feedID) not published: \(failure.message)") }
+                return
+            } catch {
+                if case .busy = error, ContinuousClock.now < deadline {
+                    Thread.sleep(forTimeInterval: 0.2)
+                    continue
+                }
+                logger.warning("websub: feed \(feedID): stored, not published (the next rss-publish will): \(error.description)")
+                return
+            }
+        }
+    }
+}
