@@ -252,7 +252,8 @@ let package = Package(
         // rss-serve through real processes (curl -N, rss-pull, rss-publish) and its parts.
         .testTarget(
             name: "FeedServingTests",
-            dependencies: ["FeedServing", "FeedmillClient", "FeedBasics", "TestSupport", "PipelineTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["FeedServing", "FeedmillClient", "FeedBasics", "FeedPipeline", "FeedPublishing", "TestSupport", "PipelineTestSupport",
+                .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -129,6 +129,11 @@ struct ServeCommand: AsyncParsableCommand {
                     throw ExitCode(error.exitCode)
                 }
             }
+            // Pushed items go into the catalog's feeds: without one, there is nothing to subscribe for.
+            guard FileManager.default.fileExists(atPath: data.catalogPath) else {
+                FileHandle.standardError.write(Data("rss-serve: --public-url: no catalog in \(data.path) (rss-create makes it; data-dir names it)\n".utf8))
+                throw ExitCode(66)
+            }
             var pipeline = context.dataConfiguration()
             pipeline.dataDirectory = data.path
             pipeline.fetch = try context.fetchConfiguration(fetch)

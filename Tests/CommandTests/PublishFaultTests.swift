@@ -16,17 +16,7 @@ struct PublishFaultTests {
     static let now = ["--now", "1800000000"]
 
     /// The shim, built once per test process with the toolchain's C compiler.
-    static let shim: Result<String, any Error> = Result {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Scripts/faults/shim.c").standardized.path
-        let library = FileManager.default.temporaryDirectory.appendingPathComponent("feedmill-fault-shim-\(getpid()).so").path
-        let compiler = ["/usr/bin/cc", "/opt/swift/usr/bin/clang"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/cc"
-        let built = try runToCompletion(compiler, ["-shared", "-fPIC", "-O2", "-o", library, source, "-ldl"])
-        guard built.status == 0 else { throw ShimNotBuilt(message: "\(source) does not compile: \(built.stderr)") }
-        return library
-    }
-
-    struct ShimNotBuilt: Error { let message: String }
+    static var shim: Result<String, any Error> { FaultShim.library }
 
     /// What a publication is to a client and to the next run: the record's feeds and the pages.
     struct Outcome: Equatable {

@@ -11,11 +11,12 @@ final class ServeProcess {
     let log: String
     let port: Int
 
-    init(out: String, in scratch: String, listen: String = "127.0.0.1:0", extra: [String] = []) throws {
+    init(out: String, in scratch: String, listen: String = "127.0.0.1:0", extra: [String] = [], environment: [String: String] = [:]) throws {
         log = scratch + "/rss-serve-\(UInt32.random(in: 0...UInt32.max)).log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         process.executableURL = Executable(name: "rss-serve").url
         process.arguments = ["--listen", listen, "--out", out] + extra
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = handle
         process.standardError = handle

@@ -1,5 +1,8 @@
 @testable import FeedServing
 import FeedBasics
+import FeedPipeline
+import FeedPublishing
+import Logging
 import Foundation
 import PipelineTestSupport
 import TestSupport
@@ -15,23 +18,41 @@ import Glibc
 /// unsolicited requests are refused and nothing of them stored or published.
 @Suite("rss-serve: WebSub", .serialized)
 struct ServeWebSubTests {
+    /// A data directory whose one feed advertises the test hub, published, and rss-serve
+    /// subscribed to it (verified by the hub).
+    struct Subscribed {
+        let hub: WebSubHubProcess
+        let root: TemporaryDirectory
+        let serve: ServeProcess
+        let port: Int
+        var data: String { root.url.path + "/data" }
+        var out: String { root.url.path + "/publish" }
+        var options: [String] { ["--data-dir", data, "--allow-private-networks"] }
+
+        /// `environment`: rss-serve's additions, given the data directory.
+        init(environment: (String) -> [String: String] = { _ in [:] }) throws {
+            hub = try WebSubHubProcess()
+            root = try TemporaryDirectory()
+            let (data, out) = (root.url.path + "/data", root.url.path + "/publish")
+            let options = ["--data-dir", data, "--allow-private-networks"]
+            #expect(try Executable(name: "rss-create").runCapturing(["--opml", hub.baseURL + "/list.opml"] + options).status == 0)
+            #expect(try Executable(name: "rss-update").runCapturing(["--all"] + options).status == 0)
+            #expect(try Executable(name: "rss-publish").runCapturing(["--data-dir", data, "--out", out]).status == 0)
+            port = WebSubHubProcess.freePort()
+            serve = try ServeProcess(
+                out: out, in: root.url.path, listen: "127.0.0.1:\(port)",
+                extra: ["--data-dir", data, "--public-url", "http://127.0.0.1:\(port)/", "--allow-private-networks",
+                        "--websub-check", "0.5", "--max-size", "1"],
+                environment: environment(data))
+        }
+    }
+
     @Test func aSignedPushReachesAConnectedReaderAndForgeriesAreRefused() throws {
-        let hub = try WebSubHubProcess()
-        let root = try TemporaryDirectory()
-        let (data, out) = (root.url.path + "/data", root.url.path + "/publish")
-        let options = ["--data-dir", data, "--allow-private-networks"]
-        #expect(try Executable(name: "rss-create").runCapturing(["--opml", hub.baseURL + "/list.opml"] + options).status == 0)
-        #expect(try Executable(name: "rss-update").runCapturing(["--all"] + options).status == 0)
+        let subscribed = try Subscribed()
+        let (hub, root, serve, port, data, options) = (subscribed.hub, subscribed.root, subscribed.serve, subscribed.port, subscribed.data, subscribed.options)
         // What the feed advertised, recorded by rss-update.
         let recorded = try sqlite(data + "/all_feeds.sqlite", "SELECT websub_hub, websub_topic FROM fetch_state WHERE feedid = 1")
         #expect(recorded.first == [hub.baseURL + "/hub", hub.topic], "\(recorded)")
-        #expect(try Executable(name: "rss-publish").runCapturing(["--data-dir", data, "--out", out]).status == 0)
-
-        let port = WebSubHubProcess.freePort()
-        let serve = try ServeProcess(
-            out: out, in: root.url.path, listen: "127.0.0.1:\(port)",
-            extra: ["--data-dir", data, "--public-url", "http://127.0.0.1:\(port)/", "--allow-private-networks",
-                    "--websub-check", "0.5", "--max-size", "1"])
         let seen = try hub.verified(within: 15)
         let subscription = try #require(seen, "rss-serve subscribed and answered the verification: \(serve.logText)")
         let callback = try #require(subscription["callback"] as? String)
@@ -92,6 +113,42 @@ struct ServeWebSubTests {
         #expect(serve.stop().status == 0)
     }
 
+    /// An I/O error while a push is stored (the feed database's first write fails, once):
+    /// the push is said not stored, nothing of it is published, the file is intact, rss-serve
+    /// carries on, and the hub's next push brings the lost item with the new one; a plain
+    /// rss-update afterwards runs clean.
+    @Test func aPushWhoseStoreFailsLosesNothingAndTheNextOneArrives() throws {
+        let shim = try FaultShim.library.get()
+        // The feed's database: its first write by rss-serve fails (EIO), once.
+        let subscribed = try Subscribed { data in
+            ["LD_PRELOAD": shim, "FEEDMILL_FAULT_UNDER": data + "/feed_1.sqlite", "FEEDMILL_FAULT_CALLS": "write", "FEEDMILL_FAULT_AT": "1",
+             "FEEDMILL_FAULT_ERRNO": "5"]
+        }
+        let serve = subscribed.serve
+        #expect(try subscribed.hub.verified(within: 15) != nil, "\(serve.logText)")
+        let reader = try EventReader(serve.baseURL + "/events?feeds=1", in: subscribed.root.url.path)
+        #expect(reader.wait { $0.contains { $0.kind == "entry" } }, "\(reader.text)")
+
+        #expect(try subscribed.hub.publish(["first", "lost-1"]) == [202])
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !serve.logText.contains("push not stored") { usleep(100_000) }
+        #expect(serve.logText.contains("push not stored") && serve.logText.contains("Input/output error"), "\(serve.logText)")
+        usleep(700_000)
+        #expect(!reader.events.contains { $0.kind == "patch" }, "nothing of a failed push published: \(reader.text)")
+        let feed = subscribed.data + "/feed_1.sqlite"
+        #expect(try sqlite(feed, "PRAGMA integrity_check").first?.first == "ok")
+        #expect(try sqlite(feed, "SELECT title FROM items").map { $0.first ?? nil } == ["first"])
+
+        #expect(try subscribed.hub.publish(["first", "lost-1", "second"]) == [202])
+        #expect(reader.wait(seconds: 10) { $0.contains { $0.kind == "patch" } }, "\(reader.text)\n\(serve.logText)")
+        let titles = (reader.events.first { $0.kind == "patch" }?.data["patch"] as? [[String: Any]] ?? [])
+            .compactMap { ($0["value"] as? [String: Any])?["title"] as? String }.sorted()
+        #expect(titles == ["lost-1", "second"], "\(titles)")
+        #expect(serve.stop().status == 0)
+        #expect(try Executable(name: "rss-update").runCapturing(["--all"] + subscribed.options).status == 0)
+        #expect(try sqlite(feed, "SELECT title FROM items ORDER BY title").map { $0.first ?? nil } == ["first", "lost-1", "second"])
+    }
+
     static func feedXML(hub: WebSubHubProcess, entries: [String]) -> String {
         let items = entries.map { "<entry><id>urn:test:\($0)</id><title>\($0)</title><updated>2026-12-01T00:00:00Z</updated></entry>" }
         return "<feed xmlns='http://www.w3.org/2005/Atom'><title>Pushed</title><id>urn:test:feed</id>\(items.joined())</feed>"
@@ -134,5 +191,49 @@ struct WebSubRuleTests {
         #expect(subscription.accepts(at: 199) && !subscription.accepts(at: 200))
         subscription.state = .unsubscribing
         #expect(!subscription.accepts(at: 150))
+    }
+
+    /// When the subscriber asks a hub again, and with what: a lease far from its end is left
+    /// alone; one near it is renewed with the same callback and secret; a request left
+    /// unverified is asked again after the wait; a feed that moved to another hub has its old
+    /// subscription ended before the new one is asked, never both under one row.
+    @Test func renewalsRetriesAndAMovedHub() throws {
+        let directory = try TemporaryDirectory()
+        var pipeline = PipelineConfiguration()
+        pipeline.dataDirectory = directory.url.path
+        pipeline.fetch.totalTimeout = 2
+        let settings = WebSubSettings(publicURL: "https://feeds.example/", pipeline: pipeline, publish: PublishConfiguration())
+        #expect(settings.callbackURL("ab") == "https://feeds.example/websub/ab")
+        let store = try SubscriptionStore(dataDirectory: directory.url.path)
+        let subscriber = WebSubSubscriber(settings: settings, store: store, logger: Logger(label: "test"), metrics: ServeMetrics())
+        // Hubs nothing listens at: the requests fail at once, as a hub that is down does.
+        let feed = AdvertisedHubs.Feed(feedID: 7, hub: "http://127.0.0.1:9/hub", topic: "http://127.0.0.1:9/feed")
+        let now: Int64 = 1_000_000
+        let first = try #require(subscriber.due(feed, nil, now: now))
+        #expect(first.state == .requested && first.callback.count == 64 && first.secret.count == 64)
+        try store.save(first)
+
+        var active = first
+        (active.state, active.leaseUntil) = (.active, now + 864_000)
+        #expect(subscriber.due(feed, active, now: now + 1_000) == nil, "a lease far from its end")
+        let renewal = try #require(subscriber.due(feed, active, now: now + 864_000 - 3_600))
+        #expect(renewal.callback == first.callback && renewal.secret == first.secret && renewal.state == .active)
+
+        #expect(subscriber.due(feed, first, now: now + 60) == nil, "a request waits for its verification")
+        let retried = try #require(subscriber.due(feed, first, now: now + 301))
+        #expect(retried.callback == first.callback && retried.requestedAt == now + 301)
+
+        var denied = first
+        denied.state = .denied
+        #expect(subscriber.due(feed, denied, now: now + 3_600) == nil && subscriber.due(feed, denied, now: now + 86_401) != nil)
+
+        let moved = AdvertisedHubs.Feed(feedID: 7, hub: "http://127.0.0.1:9/other-hub", topic: feed.topic)
+        #expect(subscriber.due(moved, active, now: now + 10) == nil, "the old subscription is ended first")
+        let ending = try #require(try store.subscription(callback: first.callback))
+        #expect(ending.state == .unsubscribing)
+        #expect(subscriber.due(moved, ending, now: now + 20) == nil)
+        let next = try #require(subscriber.due(moved, ending, now: now + 10 + 301))
+        #expect(next.hub == moved.hub && next.callback != first.callback && next.secret != first.secret)
+        #expect(try store.subscription(callback: first.callback) == nil, "the old row went before the new one")
     }
 }

@@ -45,11 +45,20 @@ struct WebSubSubscriber: Sendable {
 
     /// The subscription to ask for, if one is due for this feed.
     func due(_ feed: AdvertisedHubs.Feed, _ current: Subscription?, now: Int64) -> Subscription? {
-        guard var subscription = current, subscription.hub == feed.hub, subscription.topic == feed.topic else {
-            if let current { unsubscribe(current, now: now) }
-            return Subscription(
-                feedID: feed.feedID, hub: feed.hub, topic: feed.topic, callback: Subscription.randomToken(),
-                secret: Subscription.randomToken(), state: .requested, leaseUntil: nil, requestedAt: now)
+        let fresh = Subscription(
+            feedID: feed.feedID, hub: feed.hub, topic: feed.topic, callback: Subscription.randomToken(),
+            secret: Subscription.randomToken(), state: .requested, leaseUntil: nil, requestedAt: now)
+        guard var subscription = current else { return fresh }
+        guard subscription.hub == feed.hub, subscription.topic == feed.topic else {
+            // Another hub or topic: the old subscription is ended first (its row kept until the
+            // old hub verifies, or a while), then the new one asked.
+            if subscription.state != .unsubscribing {
+                unsubscribe(subscription, now: now)
+                return nil
+            }
+            guard now - subscription.requestedAt > settings.verificationWait else { return nil }
+            try? store.remove(callback: subscription.callback)
+            return fresh
         }
         switch subscription.state {
         case .active:
