@@ -1,3 +1,4 @@
+import FeedBasics
 import Foundation
 import PipelineTestSupport
 import TestSupport
@@ -39,6 +40,34 @@ struct ServeFilesTests {
 
         let page = try curl([base + "/"])
         #expect(page.head.hasPrefix("HTTP/1.1 200") && header("Content-Type", in: page.head) == "text/html; charset=utf-8")
+        #expect(serve.stop().status == 0)
+    }
+
+    /// A file larger than one chunk (a catalog snapshot of a large publication) is hashed and
+    /// sent a chunk at a time: the same bytes, the same tag rule, ranges across chunk boundaries.
+    @Test func aLargeFileIsStreamedByteForByte() throws {
+        let run = try BinaryRun(feeds: 1, items: 1)
+        #expect(try run.createAll().status == 0)
+        #expect(try run.publishAll().status == 0)
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<(3 * 1_048_576 + 12_345)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let name = "large.bin"
+        try Data(bytes).write(to: URL(fileURLWithPath: run.out + "/" + name))
+        let serve = try ServeProcess(out: run.out, in: run.root.url.path)
+        let copy = run.root.url.path + "/copy.bin"
+        let whole = try runToCompletion("/usr/bin/curl", ["-s", "-D", run.root.url.path + "/head.txt", "-o", copy, serve.baseURL + "/" + name])
+        #expect(whole.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(bytes), "the same bytes")
+        let head = try String(contentsOfFile: run.root.url.path + "/head.txt", encoding: .utf8)
+        let digest = SHA256.hexDigest(bytes)
+        #expect(header("ETag", in: head) == "\"" + digest.prefix(32) + "\"", "\(head)")
+        #expect(header("Content-Length", in: head) == "\(bytes.count)")
+        // Across the first chunk boundary (256 KiB) and to the end.
+        for (first, last) in [(262_000, 263_000), (1_000, 2_000_000), (bytes.count - 10, bytes.count - 1)] {
+            let part = run.root.url.path + "/part.bin"
+            #expect(try runToCompletion("/usr/bin/curl", ["-s", "-r", "\(first)-\(last)", "-o", part, serve.baseURL + "/" + name]).status == 0)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: part)) == Data(bytes[first...last]), "\(first)-\(last)")
+        }
         #expect(serve.stop().status == 0)
     }
 

@@ -30,9 +30,12 @@ final class EntityTags: Sendable {
             modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
     }
 
-    func tag(for identity: Identity, bytes: () -> [UInt8]) -> String {
+    /// The tag of a file version: from the cache, or from `hexDigest` (its bytes' SHA-256 in
+    /// hex, computed once per version); nil when the file cannot be read to compute it.
+    func tag(for identity: Identity, hexDigest: () -> String?) -> String? {
         if let tag = known.withLock({ $0[identity] }) { return tag }
-        let tag = "\"" + SHA256.hexDigest(bytes()).prefix(32) + "\""
+        guard let digest = hexDigest() else { return nil }
+        let tag = "\"" + digest.prefix(32) + "\""
         known.withLock { tags in
             if tags.count >= capacity { tags.removeAll(keepingCapacity: true) }
             tags[identity] = tag

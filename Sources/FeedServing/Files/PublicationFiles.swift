@@ -1,3 +1,4 @@
+import FeedBasics
 import FeedPublishing
 import Foundation
 import HTTPTypes
@@ -25,12 +26,17 @@ struct PublicationFiles: Sendable {
         }
         defer { close(file.descriptor) }
         // The bytes are read only when the answer needs them: a 304 or a HEAD of a file whose
-        // tag is known reads none (the common case: readers revalidating pointers).
+        // tag is known reads none (the common case: readers revalidating pointers). A small
+        // file read to compute its tag is kept for the answer.
         var bytes: [UInt8]?
         let tag = tags.tag(for: file.identity) {
-            bytes = Self.readAll(file.descriptor, size: file.size)
-            return bytes ?? []
+            if file.size <= Self.chunk {
+                bytes = Self.readAll(file.descriptor, size: file.size)
+                return bytes.map(SHA256.hexDigest)
+            }
+            return Self.hexDigest(file.descriptor, size: file.size)
         }
+        guard let tag else { return Self.plain(.notFound, "not found\n") }
         var headers: HTTPFields = [
             .contentType: PublishedHeaders.contentType(of: name), .cacheControl: PublishedHeaders.cacheControl(of: name),
             .eTag: tag, .acceptRanges: "bytes",
@@ -54,8 +60,72 @@ struct PublicationFiles: Sendable {
         }
         headers[.contentLength] = String(range.count)
         if request.method == .head { return Response(status: status, headers: headers, body: ResponseBody()) }
-        guard let whole = bytes ?? Self.readAll(file.descriptor, size: file.size) else { return Self.plain(.notFound, "not found\n") }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: whole[range])))
+        if range.count <= Self.chunk {
+            var part = [UInt8](repeating: 0, count: range.count)
+            if let whole = bytes {
+                part = Array(whole[range])
+            } else if !Self.read(file.descriptor, into: &part, at: range.lowerBound) {
+                return Self.plain(.notFound, "not found\n")
+            }
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: part)))
+        }
+        // Larger: streamed a chunk at a time from the same version of the file (opened again
+        // when the body is written, and checked to be the version tagged), so a reader of a
+        // 200 MB catalog costs the server one chunk, not the file.
+        let path = directory + "/" + name
+        let (identity, sent) = (file.identity, range)
+        return Response(status: status, headers: headers, body: ResponseBody(contentLength: sent.count) { writer in
+            let descriptor = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor >= 0 else { throw FileChanged() }
+            defer { close(descriptor) }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, EntityTags.identity(of: status) == identity else { throw FileChanged() }
+            var offset = sent.lowerBound
+            var buffer = [UInt8](repeating: 0, count: Self.chunk)
+            while offset < sent.upperBound {
+                let count = min(Self.chunk, sent.upperBound - offset)
+                if buffer.count != count { buffer = [UInt8](repeating: 0, count: count) }
+                guard Self.read(descriptor, into: &buffer, at: offset) else { throw FileChanged() }
+                try await writer.write(ByteBuffer(bytes: buffer))
+                offset += count
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// A file replaced or cut short while it was being sent: the connection is closed short of
+    /// its Content-Length, which a client sees as an incomplete answer (never as other bytes).
+    struct FileChanged: Error {}
+
+    /// Files up to this size are answered from one read; larger ones are hashed and sent in
+    /// chunks of it.
+    static let chunk = 256 * 1024
+
+    /// SHA-256 (hex) of an open file's `size` bytes, read a chunk at a time.
+    static func hexDigest(_ descriptor: Int32, size: Int) -> String? {
+        var hasher = SHA256()
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        var offset = 0
+        while offset < size {
+            let count = min(chunk, size - offset)
+            if buffer.count != count { buffer = [UInt8](repeating: 0, count: count) }
+            guard read(descriptor, into: &buffer, at: offset) else { return nil }
+            hasher.update(buffer)
+            offset += count
+        }
+        return SHA256.hex(hasher.finalize())
+    }
+
+    /// Fills `buffer` from `offset` of an open file; false when it cannot be read whole.
+    static func read(_ descriptor: Int32, into buffer: inout [UInt8], at offset: Int) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            done += count
+        }
+        return true
     }
 
     /// A regular file directly in the directory, open, with its identity and size; nil for
@@ -88,14 +158,7 @@ struct PublicationFiles: Sendable {
     /// `size` bytes from the start of an open file; nil when it cannot be read whole.
     static func readAll(_ descriptor: Int32, size: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: size)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + offset, $0.count - offset, off_t(offset)) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            offset += count
-        }
-        return bytes
+        return read(descriptor, into: &bytes, at: 0) ? bytes : nil
     }
 
     /// `If-None-Match`: `*`, or a list of tags one of which is this one (weak comparison, RFC 9110 §13.1.2).
