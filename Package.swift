@@ -139,6 +139,8 @@ let package = Package(
                 // WebSub: pushed bodies go through the pipeline and the publisher; hubs are
                 // asked under the fetcher's rules; subscriptions live in websub.sqlite.
                 "FeedPipeline", "FeedStorage", "FeedFetching",
+                // gzip of JSON answers.
+                "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -68,6 +68,20 @@ struct EventHubTests {
             #expect(PublishedFileName.from(path: path) == nil, "\(path)")
         }
     }
+
+    @Test func acceptEncodingIsReadAsRFC9110Says() {
+        for (header, gzip) in [
+            ("gzip", true), ("deflate, gzip;q=0.5", true), ("GZIP", true), ("x-gzip", true), ("*", true), ("br, *;q=0.1", true),
+            ("gzip;q=0", false), ("gzip; q=0.000", false), ("*, gzip;q=0", false), ("identity", false), ("", false), ("br", false),
+            ("*;q=0", false),
+        ] {
+            #expect(Gzip.accepted(by: header) == gzip, "\(header)")
+        }
+        #expect(Gzip.accepted(by: nil) == false)
+        let text = Array(String(repeating: "{\"feedid\":1}", count: 200).utf8)
+        #expect((Gzip.compress(text)?.count ?? .max) < text.count / 5)
+        #expect(Gzip.compress([])?.prefix(2) == [0x1F, 0x8B], "a gzip member even for nothing")
+    }
 }
 
 /// A format-2 root of one shard at `generation`.

@@ -71,6 +71,40 @@ struct ServeFilesTests {
         #expect(serve.stop().status == 0)
     }
 
+    /// JSON is gzipped for a reader that takes it: its own strong tag, Vary, the same bytes
+    /// once inflated; not when refused (q=0) or asked by range; either tag revalidates.
+    @Test func jsonIsGzippedForReadersThatTakeIt() throws {
+        let run = try BinaryRun(feeds: 2, items: 3)
+        #expect(try run.createAll().status == 0)
+        #expect(try run.publishAll().status == 0)
+        let serve = try ServeProcess(out: run.out, in: run.root.url.path)
+        let url = serve.baseURL + "/manifest.json"
+        let original = try Data(contentsOf: URL(fileURLWithPath: run.out + "/manifest.json"))
+        let plain = try curl([url])
+        let tag = try #require(header("ETag", in: plain.head))
+        #expect(header("Content-Encoding", in: plain.head) == nil && header("Vary", in: plain.head) == "Accept-Encoding")
+        let scratch = run.root.url.path
+        let raw = try runToCompletion("/usr/bin/curl", ["-s", "-D", scratch + "/gz-head.txt", "-H", "Accept-Encoding: gzip", "-o", scratch + "/m.gz", url])
+        #expect(raw.status == 0)
+        let head = try String(contentsOfFile: scratch + "/gz-head.txt", encoding: .utf8)
+        let gzipTag = String(tag.dropLast()) + "-gzip\""
+        #expect(header("Content-Encoding", in: head) == "gzip" && header("ETag", in: head) == gzipTag, "\(head)")
+        let inflated = try runToCompletion("/bin/sh", ["-c", "gzip -dc < \(scratch)/m.gz"])
+        #expect(Data(inflated.stdout.utf8) == original, "the same bytes once inflated")
+        let compressedSize = (try FileManager.default.attributesOfItem(atPath: scratch + "/m.gz")[.size] as? Int) ?? 0
+        #expect(compressedSize > 0 && compressedSize < original.count)
+        #expect(try curl(["--compressed", url]).body == String(decoding: original, as: UTF8.self))
+        for asked in [gzipTag, tag] {
+            let revalidated = try curl(["-H", "Accept-Encoding: gzip", "-H", "If-None-Match: \(asked)", url])
+            #expect(revalidated.head.hasPrefix("HTTP/1.1 304"), "\(asked): \(revalidated.head)")
+        }
+        let refused = try curl(["-H", "Accept-Encoding: gzip;q=0, identity", url])
+        #expect(header("Content-Encoding", in: refused.head) == nil && refused.body == String(decoding: original, as: UTF8.self))
+        let ranged = try curl(["-H", "Accept-Encoding: gzip", "-r", "0-9", url])
+        #expect(ranged.head.hasPrefix("HTTP/1.1 206") && header("Content-Encoding", in: ranged.head) == nil && ranged.body.utf8.count == 10)
+        #expect(serve.stop().status == 0)
+    }
+
     /// Nothing outside the publication, nothing hidden, no listing, no link followed.
     @Test func nothingOutsideThePublicationIsServed() throws {
         let run = try BinaryRun(feeds: 1, items: 1)

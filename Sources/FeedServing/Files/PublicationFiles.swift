@@ -41,8 +41,25 @@ struct PublicationFiles: Sendable {
             .contentType: PublishedHeaders.contentType(of: name), .cacheControl: PublishedHeaders.cacheControl(of: name),
             .eTag: tag, .acceptRanges: "bytes",
         ]
-        if let asked = request.headers[.ifNoneMatch], Self.matches(asked, tag) {
+        // JSON (the root, pointers, deltas) is gzipped for readers that take it, when small
+        // enough to compress whole and not asked by range: a representation of its own, with
+        // its own strong tag; either tag revalidates, since both name the same version.
+        let json = name.hasSuffix(".json")
+        if json { headers[.vary] = "Accept-Encoding" }
+        let gzipTag = String(tag.dropLast()) + "-gzip\""
+        let gzipped = json && request.headers[.range] == nil && file.size <= Self.chunk && Gzip.accepted(by: request.headers[.acceptEncoding])
+        if gzipped { headers[.eTag] = gzipTag }
+        if let asked = request.headers[.ifNoneMatch], Self.matches(asked, tag) || (json && Self.matches(asked, gzipTag)) {
             return Response(status: .notModified, headers: headers)
+        }
+        if gzipped {
+            guard let whole = bytes ?? Self.readAll(file.descriptor, size: file.size), let body = Gzip.compress(whole) else {
+                return Self.plain(.notFound, "not found\n")
+            }
+            headers[.contentEncoding] = "gzip"
+            headers[.contentLength] = String(body.count)
+            if request.method == .head { return Response(status: .ok, headers: headers, body: ResponseBody()) }
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }
         // A Range with an If-Range naming another version gets the whole file.
         let rangeHeader = request.headers[.ifRange].map { $0 == tag } == false ? nil : request.headers[.range]
