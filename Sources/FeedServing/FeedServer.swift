@@ -19,6 +19,8 @@ public struct FeedServer: Sendable {
         public var heartbeat: Duration = .seconds(15)
         /// Events one connection may have waiting before it is closed with a `resync`.
         public var bufferLimit = 256
+        /// A write to a reader not taken within this long closes its connection.
+        public var sendTimeout: Duration = .seconds(60)
         /// Set with `--public-url` and `--data-dir`: WebSub subscriptions and pushes.
         public var websub: WebSubSettings?
 
@@ -54,7 +56,7 @@ public struct FeedServer: Sendable {
             subscriber = WebSubSubscriber(settings: websub, store: store, logger: logger, metrics: metrics)
         }
         let responder = ServeResponder(
-            files: files, events: EventStream(watcher: watcher, hub: hub), hub: hub, metrics: metrics, websub: callback)
+            files: files, events: EventStream(watcher: watcher, hub: hub, sendTimeout: settings.sendTimeout), hub: hub, metrics: metrics, websub: callback)
         let background = Background(watcher: watcher, hub: hub, settings: settings, subscriber: subscriber)
         let app = Application(
             responder: responder,

@@ -90,7 +90,7 @@ final class ServeMetrics: Sendable {
         metric("feedmill_serve_events_sent_total", "counter", "Events handed to connections (entries on connect excluded).", [("", String(hub.eventsSent))])
         metric("feedmill_serve_resyncs_total", "counter", "Resync events sent after publications (commits missed or deltas unusable).", [("", String(snapshot.resyncs))])
         metric(
-            "feedmill_serve_slow_readers_closed_total", "counter", "Connections closed because their buffer filled (they got a resync).",
+            "feedmill_serve_slow_readers_closed_total", "counter", "Connections closed for not keeping up: their buffer filled (a resync queued) or a write was not taken within the send timeout.",
             [("", String(hub.overflows))])
         metric("feedmill_serve_generation", "gauge", "The generation of the publication served.", [("", String(hub.root?.generation ?? 0))])
         histogram(

@@ -4,14 +4,14 @@ import Hummingbird
 
 /// Every request `rss-serve` answers: `/events`, `/healthz`, and the publication's files.
 struct ServeResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = ServeRequestContext
     let files: PublicationFiles
     let events: EventStream
     let hub: EventHub
     let metrics: ServeMetrics
     let websub: WebSubCallback?
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+    func respond(to request: Request, context: ServeRequestContext) async throws -> Response {
         let path = request.uri.path
         if path.hasPrefix(WebSubCallback.prefix) {
             let callback = String(path.dropFirst(WebSubCallback.prefix.count))
@@ -28,7 +28,7 @@ struct ServeResponder: HTTPResponder {
             return response
         case "/events":
             guard request.method == .get else { return PublicationFiles.plain(.methodNotAllowed, "only GET\n", extra: [.allow: "GET"]) }
-            return events.respond(to: request)
+            return events.respond(to: request, channel: context.channel)
         case "/healthz":
             // Healthy once a root is known: what a load balancer needs before sending readers.
             guard let root = hub.root else { return PublicationFiles.plain(.serviceUnavailable, "no publication yet\n") }

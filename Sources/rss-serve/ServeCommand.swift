@@ -81,9 +81,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: .hidden)
     var bufferLimit = 256
 
+    @Option(name: .long, help: .hidden)
+    var sendTimeout: Double = 60
+
     func validate() throws {
         guard heartbeat > 0, heartbeat <= 3_600 else { throw ValidationError("--heartbeat: seconds between 0 and 3600") }
         guard bufferLimit > 0 else { throw ValidationError("--buffer-limit: at least 1") }
+        guard sendTimeout >= 0.1, sendTimeout <= 3_600 else { throw ValidationError("--send-timeout: seconds between 0.1 and 3600") }
         guard websubCheck >= 0.1, websubCheck <= 86_400 else { throw ValidationError("--websub-check: seconds between 0.1 and 86400") }
     }
 
@@ -119,6 +123,7 @@ struct ServeCommand: AsyncParsableCommand {
         var settings = FeedServer.Settings(host: address.host, port: address.port, directory: out)
         settings.heartbeat = .milliseconds(Int64(heartbeat * 1_000))
         settings.bufferLimit = bufferLimit
+        settings.sendTimeout = .milliseconds(Int64(sendTimeout * 1_000))
         if let publicURL = context.settings[Settings.publicURL] {
             var publish = configured
             if let path = context.settings[Settings.signingKey] {

@@ -54,6 +54,10 @@ final class EventHub: Sendable {
     var connections: Int { state.withLock { $0.subscribers.count } }
     var eventsSent: Int { state.withLock { $0.eventsSent } }
     var overflows: Int { state.withLock { $0.overflows } }
+
+    /// A connection closed because a write was not taken in time: counted with the overflows
+    /// (both are readers too slow to keep).
+    func countSlowReaderClosed() { state.withLock { $0.overflows += 1 } }
     var root: RootManifest? { state.withLock { $0.root } }
 
     /// A new connection following `feeds` (nil: every feed), with the root and history the

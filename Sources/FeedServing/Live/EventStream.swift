@@ -2,6 +2,7 @@ import FeedmillClient
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import ServiceLifecycle
 
 /// `GET /events[?feeds=ID,ID]`: Server-Sent Events (client contract, "Live updates"). On
@@ -12,10 +13,14 @@ import ServiceLifecycle
 struct EventStream: Sendable {
     let watcher: PublicationWatcher
     let hub: EventHub
+    /// A write not taken by the reader's connection within this long (a reader that stopped
+    /// reading, its buffers and the kernel's full) closes the connection, as a web server's
+    /// send timeout does: it never holds a connection, or a graceful stop, for ever.
+    var sendTimeout: Duration = .seconds(60)
     /// The most feeds one connection may name.
     static let followLimit = 10_000
 
-    func respond(to request: Request) -> Response {
+    func respond(to request: Request, channel: any Channel) -> Response {
         var feeds: Set<Int64>?
         if let list = request.uri.queryParameters.get("feeds") {
             let parts = list.split(separator: ",", omittingEmptySubsequences: true)
@@ -30,28 +35,39 @@ struct EventStream: Sendable {
         let following = feeds
         let hub = self.hub
         let watcher = self.watcher
+        let timeout = TimeAmount.nanoseconds(Int64(sendTimeout.components.seconds) * 1_000_000_000 + sendTimeout.components.attoseconds / 1_000_000_000)
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
             HTTPField.Name("X-Accel-Buffering")!: "no",
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             defer { hub.disconnect(connection.id) }
+            func send(_ text: String) async throws {
+                let watchdog = channel.eventLoop.scheduleTask(in: timeout) {
+                    hub.countSlowReaderClosed()
+                    channel.close(promise: nil)
+                }
+                defer { watchdog.cancel() }
+                try await writer.write(ByteBuffer(string: text))
+            }
             try await withGracefulShutdownHandler {
                 // Made outside the hub's lock (it reads pointers) from the root it had then.
                 var first = "retry: 2000\n\n"
                 if let root = connection.root {
                     first += Self.initial(watcher, root: root, history: connection.history, feeds: following, after: lastEventID).joined()
                 }
-                try await writer.write(ByteBuffer(string: first))
+                try await send(first)
                 for await text in connection.stream where !text.isEmpty {
-                    try await writer.write(ByteBuffer(string: text))
+                    try await send(text)
                 }
                 if connection.overflow.happened.load(ordering: .acquiring) {
-                    try await writer.write(ByteBuffer(string: Self.overflowed(hub.root)))
+                    try await send(Self.overflowed(hub.root))
                 }
             } onGracefulShutdown: {
                 hub.disconnect(connection.id)
             }
+            let watchdog = channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+            defer { watchdog.cancel() }
             try await writer.finish(nil)
         })
     }
