@@ -257,7 +257,7 @@ let package = Package(
         // rss-serve through real processes (curl -N, rss-pull, rss-publish) and its parts.
         .testTarget(
             name: "FeedServingTests",
-            dependencies: ["FeedServing", "FeedmillClient", "FeedBasics", "FeedPipeline", "FeedPublishing", "TestSupport", "PipelineTestSupport",
+            dependencies: ["FeedServing", "FeedmillClient", "FeedBasics", "FeedPipeline", "FeedPublishing", "FeedStorage", "TestSupport", "PipelineTestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift")],
             // The WebSub hub the tests start (python3), read by its path.
             exclude: ["Hub"]),

@@ -23,7 +23,7 @@ final class ServeMetrics: Sendable {
 
     /// What became of a content distribution.
     enum PushResult: String, CaseIterable {
-        case accepted, stored, unchanged, failed
+        case accepted, stored, unchanged, failed, busy
         case unknownCallback = "unknown_callback", notSubscribed = "not_subscribed", oversized, unsigned, forged
     }
 

@@ -2,6 +2,7 @@
 import FeedBasics
 import FeedPipeline
 import FeedPublishing
+import FeedStorage
 import Logging
 import Foundation
 import PipelineTestSupport
@@ -235,5 +236,26 @@ struct WebSubRuleTests {
         let next = try #require(subscriber.due(moved, ending, now: now + 10 + 301))
         #expect(next.hub == moved.hub && next.callback != first.callback && next.secret != first.secret)
         #expect(try store.subscription(callback: first.callback) == nil, "the old row went before the new one")
+    }
+
+    /// Pushes wait for the data directory's lock (an rss-update run holds it) in a bounded
+    /// line: past the limit one is refused (the hub retries a 503), and once the line moves
+    /// the next is taken again.
+    @Test func pushesWaitingForTheLockAreBounded() async throws {
+        let directory = try TemporaryDirectory()
+        FileManager.default.createFile(atPath: directory.url.path + "/all_feeds.sqlite", contents: nil)
+        let held = try RunLock(directory: directory.url.path)
+        var pipeline = PipelineConfiguration()
+        pipeline.dataDirectory = directory.url.path
+        var settings = WebSubSettings(publicURL: "https://feeds.example", pipeline: pipeline, publish: PublishConfiguration())
+        settings.lockWait = .seconds(2)
+        let applier = PushApplier(settings: settings, metrics: ServeMetrics(), logger: Logger(label: "test"), pendingLimit: 2)
+        let push = PushApplier.Push(feedID: 1, body: Array("<rss/>".utf8), contentType: nil, received: .now)
+        #expect(applier.enqueue(push) && applier.enqueue(push), "two wait")
+        #expect(!applier.enqueue(push), "the third is refused while they wait")
+        withExtendedLifetime(held) {}
+        await applier.drain()
+        #expect(applier.enqueue(push), "taken again once the line has moved")
+        await applier.drain()
     }
 }

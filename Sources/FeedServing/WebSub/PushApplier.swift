@@ -4,6 +4,7 @@ import FeedPublishing
 import FeedStorage
 import Foundation
 import Logging
+import Synchronization
 
 /// Stores and publishes what hubs push, one push at a time on a thread of its own (the
 /// pipeline and the publisher are blocking): the data directory's lock is taken as `rss-update`
@@ -23,15 +24,31 @@ final class PushApplier: Sendable {
     let metrics: ServeMetrics
     let logger: Logger
     private let queue = DispatchQueue(label: "rss-serve.websub.push")
+    /// Pushes handed over and not yet applied. Past ``pendingLimit`` a push is refused (503,
+    /// which a hub retries later), so that a flood of valid pushes is never held without limit
+    /// (at most the limit times the size cap).
+    private let pending = Atomic<Int>(0)
+    let pendingLimit: Int
 
-    init(settings: WebSubSettings, metrics: ServeMetrics, logger: Logger) {
+    init(settings: WebSubSettings, metrics: ServeMetrics, logger: Logger, pendingLimit: Int = 32) {
         self.settings = settings
+        self.pendingLimit = pendingLimit
         self.metrics = metrics
         self.logger = logger
     }
 
-    func enqueue(_ push: Push) {
-        queue.async { self.apply(push) }
+    /// Hands a push over; false when ``pendingLimit`` are already waiting.
+    func enqueue(_ push: Push) -> Bool {
+        let (_, taken) = pending.add(1, ordering: .relaxed)
+        guard taken <= pendingLimit else {
+            pending.subtract(1, ordering: .relaxed)
+            return false
+        }
+        queue.async {
+            self.apply(push)
+            self.pending.subtract(1, ordering: .relaxed)
+        }
+        return true
     }
 
     /// Waits for every push handed over so far (tests, and a graceful stop).

@@ -13,7 +13,7 @@ import Logging
 ///   than the cap (413, not read past it), and signed: `X-Hub-Signature: sha256=…` (or sha384,
 ///   sha512; sha1 is refused) HMAC of the body under the subscription's secret, compared in
 ///   constant time. Anything else is refused (403) and nothing of it kept. A valid one is
-///   answered 202 and handed to ``PushApplier``.
+///   answered 202 and handed to ``PushApplier`` (503 with `Retry-After` when 32 already wait).
 struct WebSubCallback: Sendable {
     let settings: WebSubSettings
     let store: SubscriptionStore
@@ -115,9 +115,13 @@ struct WebSubCallback: Sendable {
             logger.warning("websub: feed \(subscription.feedID): push refused: \(why)")
             return PublicationFiles.plain(.forbidden, "signature refused\n")
         }
+        guard pushes.enqueue(.init(feedID: subscription.feedID, body: body, contentType: request.headers[.contentType], received: received)) else {
+            metrics.count(.busy)
+            logger.warning("websub: feed \(subscription.feedID): push refused for now: \(pushes.pendingLimit) pushes wait already")
+            return PublicationFiles.plain(.serviceUnavailable, "busy, try again\n", extra: [.retryAfter: "30"])
+        }
         metrics.count(.accepted)
         _ = try? store.update(callback: callback) { $0.pushes += 1 }
-        pushes.enqueue(.init(feedID: subscription.feedID, body: body, contentType: request.headers[.contentType], received: received))
         return PublicationFiles.plain(.accepted, "")
     }
 
