@@ -1,3 +1,5 @@
+import FeedBasics
+
 /// One WebSub subscription of `rss-serve` (W3C WebSub §5): the feed it is for, the hub and the
 /// topic the feed advertised, the callback path the hub calls (`/websub/<callback>`, random, so
 /// that a callback names exactly one subscription and cannot be guessed) and the secret the
@@ -32,8 +34,7 @@ public struct Subscription: Sendable, Equatable {
     /// and while a lease runs (a renewal asked but not yet verified keeps the lease it has).
     public func accepts(at now: Int64) -> Bool {
         switch state {
-        case .active: return (leaseUntil ?? 0) > now
-        case .requested: return (leaseUntil ?? 0) > now
+        case .active, .requested: return (leaseUntil ?? 0) > now
         case .denied, .unsubscribing: return false
         }
     }
@@ -42,14 +43,6 @@ public struct Subscription: Sendable, Equatable {
     /// kernel's `getrandom`).
     static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format2: UInt8.random(in: 0...255, using: &generator)) }.joined()
-    }
-}
-
-extension String {
-    /// Two lowercase hex digits.
-    fileprivate init(format2 byte: UInt8) {
-        let digits = Array("0123456789abcdef")
-        self = String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+        return SHA256.hex((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 }
