@@ -141,6 +141,8 @@ let package = Package(
                 // WebSub: pushed bodies go through the pipeline and the publisher; hubs are
                 // asked under the fetcher's rules; subscriptions live in websub.sqlite.
                 "FeedPipeline", "FeedStorage", "FeedFetching",
+                // A publication in a bucket: its root watched by a conditional GET.
+                "FeedObjectStorage", "FeedPublishingObjectStorage",
                 // gzip of JSON answers.
                 "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -155,7 +157,8 @@ let package = Package(
             name: "rss-serve",
             dependencies: [
                 "FeedServing", "FeedPipeline", "FeedPublishing", "FeedFetching", "FeedCommandSupport", "FeedUpdateCommandSupport",
-                "FeedPublishCommandSupport", "FeedBasics", argumentParser, .product(name: "Logging", package: "swift-log"),
+                "FeedPublishCommandSupport", "FeedPublishingObjectStorage", "FeedBasics", argumentParser,
+                .product(name: "Logging", package: "swift-log"),
             ],
             plugins: ["BuildStamp"]),
         // The executable: dispatches on the name it was called by (FeedBasics' MultiCall).

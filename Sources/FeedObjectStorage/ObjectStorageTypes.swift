@@ -26,6 +26,16 @@ public struct StoredObject: Sendable, Equatable {
     public var body: [UInt8]
 }
 
+/// A conditional read's answer (``S3Client/get(_:unlessETag:)``).
+public enum ConditionalRead: Sendable, Equatable {
+    /// Still the version asked about; nothing was sent.
+    case unchanged
+    /// No object at the key.
+    case absent
+    /// Another version, read whole.
+    case changed(StoredObject)
+}
+
 /// What an upload sends beside the bytes.
 public struct PutOptions: Sendable, Equatable {
     public var contentType: String

@@ -118,6 +118,19 @@ public struct S3Client: Sendable {
             body: response.body)
     }
 
+    /// The object unless its ETag is still `etag` (`If-None-Match`: the server answers 304
+    /// without the body): how a reader watches a small object, such as a publication's root,
+    /// every second for the price of a header when it has not changed.
+    public func get(_ key: String, unlessETag etag: String?) throws(ObjectStorageError) -> ConditionalRead {
+        var request = try request("GET", key: key)
+        if let etag { request.headers = [(name: "If-None-Match", value: etag)] }
+        guard let response = try send(request, key: key, absentIsNil: true) else { return .absent }
+        if response.status == 304 { return .unchanged }
+        return .changed(StoredObject(
+            etag: response.headers["etag"] ?? "", contentType: response.headers["content-type"], cacheControl: response.headers["cache-control"],
+            body: response.body))
+    }
+
     /// The object's ETag and size, or nil when there is none at `key`.
     public func head(_ key: String) throws(ObjectStorageError) -> StoredObjectInfo? {
         let response = try send(try request("HEAD", key: key), key: key, absentIsNil: true)
@@ -171,7 +184,8 @@ public struct S3Client: Sendable {
             if response.status == 429 || response.status >= 500 { throw Self.error(of: response) }
             return response
         }, onRetry: onRetry)
-        if (200..<300).contains(response.status) {
+        // 304 only answers a request that asked with If-None-Match (``get(_:unlessETag:)``).
+        if (200..<300).contains(response.status) || (response.status == 304 && request.headers.contains { $0.name == "If-None-Match" }) {
             bucketSeen.seen()
             return response
         }

@@ -1,3 +1,4 @@
+import FeedPublishingObjectStorage
 import Foundation
 import Hummingbird
 import Logging
@@ -11,8 +12,8 @@ public struct FeedServer: Sendable {
     public struct Settings: Sendable {
         public var host: String
         public var port: Int
-        /// The publication (a directory `rss-publish --out` writes).
-        public var directory: String
+        /// The publication `rss-publish --out` writes.
+        public var publication: Publication
         /// How often the root is looked at: a publication is noticed within this.
         public var pollInterval: Duration = .milliseconds(250)
         /// A comment on every event stream this often, for proxies that close idle connections.
@@ -25,10 +26,22 @@ public struct FeedServer: Sendable {
         public var websub: WebSubSettings?
 
         public init(host: String, port: Int, directory: String) {
+            self.init(host: host, port: port, publication: .directory(directory))
+        }
+
+        public init(host: String, port: Int, publication: Publication) {
             self.host = host
             self.port = port
-            self.directory = directory
+            self.publication = publication
         }
+    }
+
+    /// A directory is served and watched; a bucket (several instances, on several hosts, may
+    /// watch one) is watched by a conditional GET of its root, and its files are read by
+    /// clients from the bucket itself.
+    public enum Publication: Sendable {
+        case directory(String)
+        case bucket(ObjectStorageTarget)
     }
 
     let settings: Settings
@@ -42,13 +55,24 @@ public struct FeedServer: Sendable {
     /// Serves until SIGTERM or SIGINT. `started` gets the port bound (the one asked, or the
     /// kernel's pick for port 0).
     public func run(started: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        let files = PublicationFiles(directory: settings.directory)
+        let files: PublicationFiles?
+        let source: any PublicationSource
+        switch settings.publication {
+        case .directory(let directory):
+            let served = PublicationFiles(directory: directory)
+            files = served
+            source = DirectorySource(files: served)
+        case .bucket(let target):
+            files = nil
+            source = BucketSource(target: target)
+        }
         let hub = EventHub(bufferLimit: settings.bufferLimit)
         let metrics = ServeMetrics()
-        let watcher = PublicationWatcher(files: files, hub: hub, logger: logger, metrics: metrics)
+        let watcher = PublicationWatcher(source: source, hub: hub, logger: logger, metrics: metrics)
         var callback: WebSubCallback?
         var subscriber: WebSubSubscriber?
-        if let websub = settings.websub {
+        if var websub = settings.websub {
+            if case .bucket(let target) = settings.publication { websub.target = target }
             let store = try SubscriptionStore(dataDirectory: websub.pipeline.dataDirectory)
             let pushes = PushApplier(settings: websub, metrics: metrics, logger: logger)
             let clock = websub.pipeline.clock
@@ -56,7 +80,7 @@ public struct FeedServer: Sendable {
             subscriber = WebSubSubscriber(settings: websub, store: store, logger: logger, metrics: metrics)
         }
         let responder = ServeResponder(
-            files: files, events: EventStream(watcher: watcher, hub: hub, sendTimeout: settings.sendTimeout), hub: hub, metrics: metrics, websub: callback)
+            files: files, location: source.location, events: EventStream(watcher: watcher, hub: hub, sendTimeout: settings.sendTimeout), hub: hub, metrics: metrics, websub: callback)
         let background = Background(watcher: watcher, hub: hub, settings: settings, subscriber: subscriber)
         let app = Application(
             responder: responder,

@@ -5,7 +5,9 @@ import Hummingbird
 /// Every request `rss-serve` answers: `/events`, `/healthz`, and the publication's files.
 struct ServeResponder: HTTPResponder {
     typealias Context = ServeRequestContext
-    let files: PublicationFiles
+    /// The publication's files, when it is a directory; a bucket's are read from the bucket.
+    let files: PublicationFiles?
+    let location: String
     let events: EventStream
     let hub: EventHub
     let metrics: ServeMetrics
@@ -37,6 +39,9 @@ struct ServeResponder: HTTPResponder {
             response.headers[.contentType] = "application/json"
             return response
         default:
+            guard let files else {
+                return PublicationFiles.plain(.notFound, "not found: the files of \(location) are read from the bucket (its public URL or CDN); rss-serve streams its events\n")
+            }
             return files.respond(to: request)
         }
     }

@@ -5,6 +5,7 @@ import FeedFetching
 import FeedPipeline
 import FeedPublishCommandSupport
 import FeedPublishing
+import FeedPublishingObjectStorage
 import FeedServing
 import FeedUpdateCommandSupport
 import Foundation
@@ -17,7 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rss-serve",
         abstract: "Serve a publication and push each new one to connected readers (Server-Sent Events); take WebSub pushes in.",
-        usage: "rss-serve [--listen <host:port>] [--out <dir>] [--data-dir <dir> --public-url <url>]",
+        usage: "rss-serve [--listen <host:port>] [--out <dir>|s3://<bucket>/<prefix>] [--data-dir <dir> --public-url <url>]",
         discussion: """
             Serves the publication in --out (what rss-publish --out writes) over HTTP: GET and \
             HEAD of its files with the client contract's Content-Type and Cache-Control, strong \
@@ -29,6 +30,11 @@ struct ServeCommand: AsyncParsableCommand {
             (docs/client-contract.md, "Live updates"). GET /healthz answers 200 once a \
             publication is there; GET /metrics is Prometheus' text format. SIGTERM or SIGINT \
             stops it gracefully.
+
+            With --out s3://bucket/prefix (the AWS variables and files of rss-publish), the \
+            publication is a bucket's: its root is watched by a conditional GET each second, \
+            /events works as above on any number of instances, and clients read the files from \
+            the bucket, not from rss-serve.
 
             With --public-url and --data-dir, it is a WebSub subscriber (W3C): it subscribes to \
             the hub of every feed whose last update advertised one (rel="hub" and rel="self", \
@@ -114,13 +120,25 @@ struct ServeCommand: AsyncParsableCommand {
         guard let address = ServeAddress(context.settings[Settings.listen]) else { throw ExitCode(64) }
         let (data, configured) = context.publishConfiguration(full: false)
         let out = configured.outputDirectory
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue else {
-            FileHandle.standardError.write(Data("rss-serve: \(out): no such directory (the publication rss-publish --out writes)\n".utf8))
-            throw ExitCode(66)
+        let publication: FeedServer.Publication
+        if ObjectStorageLocation.names(out) {
+            // A bucket: the same AWS variables and files as rss-publish --out s3://.
+            do {
+                publication = .bucket(try ObjectStorageTarget.make(out: out, environment: ProcessInfo.processInfo.environment))
+            } catch {
+                FileHandle.standardError.write(Data("rss-serve: \(error.description)\n".utf8))
+                throw ExitCode(64)
+            }
+        } else {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue else {
+                FileHandle.standardError.write(Data("rss-serve: \(out): no such directory (the publication rss-publish --out writes)\n".utf8))
+                throw ExitCode(66)
+            }
+            publication = .directory(out)
         }
         Self.raiseDescriptorLimit()
-        var settings = FeedServer.Settings(host: address.host, port: address.port, directory: out)
+        var settings = FeedServer.Settings(host: address.host, port: address.port, publication: publication)
         settings.heartbeat = .milliseconds(Int64(heartbeat * 1_000))
         settings.bufferLimit = bufferLimit
         settings.sendTimeout = .milliseconds(Int64(sendTimeout * 1_000))

@@ -35,6 +35,30 @@ struct ObjectVerbTests {
         #expect(try s3.list().map(\.key) == ["empty"])
     }
 
+    @Test("a conditional get answers unchanged while the ETag holds, the object once it changes, absent when gone", .enabled(if: S3TestServer.shouldRun, "\(seaweedMissing)"))
+    func conditionalGet() throws {
+        let server = try S3TestServer.start()
+        defer { server.stop() }
+        let s3 = try client(for: server)
+        #expect(try s3.get("site/manifest.json", unlessETag: nil) == .absent)
+        let first = try s3.put("site/manifest.json", Array("{\"generation\":1}".utf8))
+        guard case .changed(let read) = try s3.get("site/manifest.json", unlessETag: nil) else {
+            Issue.record("no object read")
+            return
+        }
+        #expect(read.etag == first && read.body == Array("{\"generation\":1}".utf8))
+        #expect(try s3.get("site/manifest.json", unlessETag: first) == .unchanged)
+        let second = try s3.put("site/manifest.json", Array("{\"generation\":2}".utf8))
+        #expect(second != first)
+        guard case .changed(let changed) = try s3.get("site/manifest.json", unlessETag: first) else {
+            Issue.record("the new version not read")
+            return
+        }
+        #expect(changed.etag == second && changed.body == Array("{\"generation\":2}".utf8))
+        try s3.delete("site/manifest.json")
+        #expect(try s3.get("site/manifest.json", unlessETag: second) == .absent)
+    }
+
     @Test("a listing follows continuation tokens, keeps to its prefix and reads back keys that need encoding", .enabled(if: S3TestServer.shouldRun, "\(seaweedMissing)"))
     func listingPaginates() throws {
         let server = try S3TestServer.start()

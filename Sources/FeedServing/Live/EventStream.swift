@@ -54,7 +54,11 @@ struct EventStream: Sendable {
                 // Made outside the hub's lock (it reads pointers) from the root it had then.
                 var first = "retry: 2000\n\n"
                 if let root = connection.root {
-                    first += Self.initial(watcher, root: root, history: connection.history, feeds: following, after: lastEventID).joined()
+                    // Pointers read from a bucket are requests: off the cooperative pool.
+                    let history = connection.history
+                    first += await PublicationWatcher.offPool {
+                        Self.initial(watcher, root: root, history: history, feeds: following, after: lastEventID).joined()
+                    }
                 }
                 try await send(first)
                 for await text in connection.stream where !text.isEmpty {

@@ -2,55 +2,87 @@ import FeedBasics
 import FeedmillClient
 import Foundation
 import Logging
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Notices each new root of the publication (`manifest.json`, polled every `interval`: a
-/// `stat`, and a read only when it changed), whoever committed it (`rss-publish` from cron or
-/// by hand), and turns it into one event per feed whose version it changed. The changed feeds
-/// are those each changed shard's intent lists (the pointers its publication wrote), read
-/// only when the intent is that very publication's; otherwise every pointer is looked at.
+/// Notices each new root of the publication (`manifest.json`, looked at every `interval`: a
+/// `stat` of a directory's, a conditional GET of a bucket's, and a read only when it changed),
+/// whoever committed it (`rss-publish` from cron or by hand, on any host), and turns it into
+/// one event per feed whose version it changed. The changed feeds are those each changed
+/// shard's intent lists (the pointers its publication wrote), read only when the intent is
+/// that very publication's; otherwise every pointer is looked at.
 struct PublicationWatcher: Sendable {
-    let files: PublicationFiles
+    let source: any PublicationSource
     let hub: EventHub
     let logger: Logger
     let metrics: ServeMetrics
+    /// The feeds with a pointer, listed once per root (a listing of a million names is not
+    /// made per connection).
+    private let listed = Listed()
 
-    /// The root's bytes, file identity and parsed form; nil when there is none or it cannot be read.
-    func readRoot() -> (identity: EntityTags.Identity, root: RootManifest?)? {
-        guard let (bytes, identity) = files.read("manifest.json") else { return nil }
-        return (identity, try? JSONDecoder().decode(RootManifest.self, from: Data(bytes)))
+    final class Listed: Sendable {
+        let feeds = Mutex<(generation: Int, feeds: [Int64])?>(nil)
+    }
+
+    init(source: any PublicationSource, hub: EventHub, logger: Logger, metrics: ServeMetrics) {
+        self.source = source
+        self.hub = hub
+        self.logger = logger
+        self.metrics = metrics
     }
 
     /// Watches until the task is cancelled.
     func run(interval: Duration) async {
-        var seen: EntityTags.Identity?
+        var seen: String?
         var current: RootManifest?
-        if let (identity, root) = readRoot() {
-            seen = identity
-            current = root
-            if let root { hub.start(at: root) }
-        }
+        var failing: String?
         while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
-            // A stat each look; the root is read only when it is another file.
-            guard let now = files.identity("manifest.json"), now != seen, let (identity, root) = readRoot() else { continue }
-            seen = identity
-            guard let root else {
-                logger.warning("manifest.json is not a format-2 root; waiting for the next one")
-                continue
+            // A look may block (a request to a bucket): off the cooperative pool.
+            let look = await Self.offPool { [source, seen] in source.lookAtRoot(known: seen) }
+            switch look {
+            case .unchanged, .absent:
+                break
+            case .failed(let why):
+                if failing == nil { logger.warning("\(source.location)/manifest.json cannot be read (\(why)); trying again each look") }
+                failing = why
+            case .root(let bytes, let version, let committed):
+                seen = version
+                guard let root = try? JSONDecoder().decode(RootManifest.self, from: Data(bytes)) else {
+                    logger.warning("manifest.json is not a format-2 root; waiting for the next one")
+                    break
+                }
+                guard let previous = current else {
+                    current = root
+                    hub.start(at: root)
+                    break
+                }
+                guard root.generation > previous.generation else { break }
+                let events = await Self.offPool { self.events(from: previous, to: root) }
+                current = root
+                hub.publish(root, events: events)
+                // From the root's commit (its mtime) to its events handed over.
+                if let committed { metrics.observePublication(Double(Self.nanosecondsSinceEpoch() - committed) / 1e9) }
+                metrics.countResyncs(events.filter { $0.kind == .resync }.count)
+                metrics.eventsSent(feeds: events.map(\.feedID))
+                logger.info("generation \(root.generation): \(events.count) feed event(s)")
             }
-            guard root.generation > current?.generation ?? 0 else { continue }
-            let events = self.events(from: current, to: root)
-            current = root
-            hub.publish(root, events: events)
-            // From the root's commit (its mtime) to its events handed over.
-            metrics.observePublication(Double(Self.nanosecondsSinceEpoch() - identity.modified) / 1e9)
-            metrics.countResyncs(events.filter { $0.kind == .resync }.count)
-            metrics.eventsSent(feeds: events.map(\.feedID))
-            logger.info("generation \(root.generation): \(events.count) feed event(s)")
+            var failed = false
+            if case .failed = look { failed = true }
+            if failing != nil, !failed {
+                logger.notice("\(source.location)/manifest.json can be read again")
+                failing = nil
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// `work` on a Dispatch thread, awaited.
+    static func offPool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
         }
     }
 
@@ -104,7 +136,7 @@ struct PublicationWatcher: Sendable {
         var fields = Self.entryFields(feedID, entry)
         fields["generation"] = generation
         if let before, let delta = entry.file.deltas.first(where: { $0.fromVersion == before.file.version }),
-            PublishedFileName.from(path: "/" + delta.file) != nil, let (bytes, _) = files.read(delta.file),
+            PublishedFileName.from(path: "/" + delta.file) != nil, let bytes = source.read(delta.file),
             bytes.count == delta.size, SHA256.hexDigest(bytes) == delta.sha256,
             let made = try? ItemPatch.make(fromDelta: bytes, feedID: feedID),
             made.fromVersion == before.file.version, made.toVersion == entry.file.version,
@@ -138,7 +170,7 @@ struct PublicationWatcher: Sendable {
     /// Feed `feedID`'s pointer, when it is there and is that feed's.
     func pointer(_ feedID: Int64, root: RootManifest) -> FeedPointer? {
         let name = root.pointerName(for: feedID)
-        guard PublishedFileName.from(path: "/" + name) != nil, let (bytes, _) = files.read(name),
+        guard PublishedFileName.from(path: "/" + name) != nil, let bytes = source.read(name),
             let pointer = try? JSONDecoder().decode(FeedPointer.self, from: Data(bytes)), pointer.feedID == feedID
         else { return nil }
         return pointer
@@ -152,19 +184,22 @@ struct PublicationWatcher: Sendable {
             var feeds: [Int64]
         }
         let name = ".feedmill-intent." + label.replacingOccurrences(of: "/", with: "of") + ".json"
-        guard let (bytes, _) = files.read(name), let intent = try? JSONDecoder().decode(Intent.self, from: Data(bytes)),
+        guard let bytes = source.read(name), let intent = try? JSONDecoder().decode(Intent.self, from: Data(bytes)),
             intent.generation == commit.generation, intent.publication == commit.publication
         else { return nil }
         return intent.feeds
     }
 
-    /// Every feed with a pointer in the directory.
+    /// Every feed with a pointer in the publication, listed once per root generation.
     func allPointerFeeds(_ root: RootManifest) -> [Int64] {
+        if let known = listed.feeds.withLock({ $0 }), known.generation == root.generation { return known.feeds }
         let parts = root.feedPointer.components(separatedBy: "{feedid}")
-        guard parts.count == 2, let names = try? FileManager.default.contentsOfDirectory(atPath: files.directory) else { return [] }
-        return names.compactMap { name in
+        guard parts.count == 2, let names = source.names() else { return [] }
+        let feeds = names.compactMap { name -> Int64? in
             guard name.hasPrefix(parts[0]), name.hasSuffix(parts[1]), name.count > parts[0].count + parts[1].count else { return nil }
             return Int64(name.dropFirst(parts[0].count).dropLast(parts[1].count))
         }
+        listed.feeds.withLock { $0 = (root.generation, feeds) }
+        return feeds
     }
 }

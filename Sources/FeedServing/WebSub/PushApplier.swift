@@ -105,7 +105,7 @@ final class PushApplier: Sendable {
         while true {
             do throws(PublishError) {
                 let catalog = try PublishRun.openCatalog(data)
-                let report = try PublishRun(data: data, configuration: settings.publish, catalog: catalog).run(only: [feedID])
+                let report = try PublishRun(data: data, configuration: settings.publish, catalog: catalog, target: settings.target).run(only: [feedID])
                 for failure in report.failures { logger.warning("websub: feed \(failure.feedID) not published: \(failure.message)") }
                 return
             } catch {

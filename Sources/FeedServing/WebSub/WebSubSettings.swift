@@ -13,6 +13,9 @@ public struct WebSubSettings: Sendable {
     public var pipeline: PipelineConfiguration
     /// How pushed feeds are published into `--out`.
     public var publish: PublishConfiguration
+    /// Where they are published when `--out` is not a directory (a bucket: set by
+    /// ``FeedServer`` from the publication it serves).
+    public var target: (any PublicationTarget)?
     /// How often the catalog is read for feeds advertising a hub, and leases checked.
     public var checkInterval: Duration = .seconds(60)
     /// The lease asked of hubs (they may grant another): ten days.
