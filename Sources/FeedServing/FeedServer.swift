@@ -71,17 +71,19 @@ public struct FeedServer: Sendable {
         let watcher = PublicationWatcher(source: source, hub: hub, logger: logger, metrics: metrics)
         var callback: WebSubCallback?
         var subscriber: WebSubSubscriber?
+        var pushes: PushApplier?
         if var websub = settings.websub {
             if case .bucket(let target) = settings.publication { websub.target = target }
             let store = try SubscriptionStore(dataDirectory: websub.pipeline.dataDirectory)
-            let pushes = PushApplier(settings: websub, metrics: metrics, logger: logger)
+            let applier = PushApplier(settings: websub, metrics: metrics, logger: logger)
+            pushes = applier
             let clock = websub.pipeline.clock
-            callback = WebSubCallback(settings: websub, store: store, pushes: pushes, metrics: metrics, logger: logger, clock: clock)
+            callback = WebSubCallback(settings: websub, store: store, pushes: applier, metrics: metrics, logger: logger, clock: clock)
             subscriber = WebSubSubscriber(settings: websub, store: store, logger: logger, metrics: metrics)
         }
         let responder = ServeResponder(
             files: files, location: source.location, events: EventStream(watcher: watcher, hub: hub, sendTimeout: settings.sendTimeout), hub: hub, metrics: metrics, websub: callback)
-        let background = Background(watcher: watcher, hub: hub, settings: settings, subscriber: subscriber)
+        let background = Background(watcher: watcher, hub: hub, settings: settings, subscriber: subscriber, pushes: pushes)
         let app = Application(
             responder: responder,
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
@@ -92,12 +94,14 @@ public struct FeedServer: Sendable {
     }
 
     /// The watcher and the heartbeat, run beside the server; on graceful shutdown every event
-    /// stream is ended, so the server's wait for open requests ends too.
+    /// stream is ended, so the server's wait for open requests ends too, and pushes already
+    /// taken are stored.
     struct Background: Service {
         let watcher: PublicationWatcher
         let hub: EventHub
         let settings: Settings
         let subscriber: WebSubSubscriber?
+        let pushes: PushApplier?
 
         func run() async throws {
             try await cancelWhenGracefulShutdown {
@@ -127,6 +131,9 @@ public struct FeedServer: Sendable {
                 }
             }
             hub.closeAll()
+            // A push answered 202 is stored and published before the process ends, unless
+            // it waits on a lock longer than a stop may take.
+            _ = await pushes?.finish(within: .seconds(20))
         }
     }
 }

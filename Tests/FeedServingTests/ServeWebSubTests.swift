@@ -150,6 +150,26 @@ struct ServeWebSubTests {
         #expect(try sqlite(feed, "SELECT title FROM items ORDER BY title").map { $0.first ?? nil } == ["first", "lost-1", "second"])
     }
 
+    /// A push answered 202 while an rss-update run holds the data directory's lock, then
+    /// SIGTERM: rss-serve stops only once the push is stored (the lock let go a second later),
+    /// not with it lost.
+    @Test func aPushTakenBeforeSIGTERMIsStoredBeforeTheProcessEnds() throws {
+        let subscribed = try Subscribed()
+        let serve = subscribed.serve
+        #expect(try subscribed.hub.verified(within: 15) != nil, "\(serve.logText)")
+        var held: RunLock? = try RunLock(directory: subscribed.data)
+        #expect(try subscribed.hub.publish(["first", "before-stop"]) == [202])
+        kill(serve.process.processIdentifier, SIGTERM)
+        usleep(1_000_000)
+        #expect(serve.process.isRunning, "the stop waits for the push taken: \(serve.logText)")
+        held = nil
+        withExtendedLifetime(held) {}
+        serve.process.waitUntilExit()
+        #expect(serve.process.terminationStatus == 0, "\(serve.logText)")
+        let titles = try sqlite(subscribed.data + "/feed_1.sqlite", "SELECT title FROM items ORDER BY title").map { $0.first ?? nil }
+        #expect(titles == ["before-stop", "first"], "\(titles)\n\(serve.logText)")
+    }
+
     static func feedXML(hub: WebSubHubProcess, entries: [String]) -> String {
         let items = entries.map { "<entry><id>urn:test:\($0)</id><title>\($0)</title><updated>2026-12-01T00:00:00Z</updated></entry>" }
         return "<feed xmlns='http://www.w3.org/2005/Atom'><title>Pushed</title><id>urn:test:feed</id>\(items.joined())</feed>"

@@ -12,9 +12,11 @@ struct JSONFeedDocument: Decodable {
     var language: String?
     var authors: [JSONFeedAuthor]
     var items: [JSONFeedItem]
+    /// JSON Feed 1.1's real-time endpoints: `{"type": "WebSub", "url": …}` is a WebSub hub.
+    var hubs: [JSONFeedHub]
 
     enum CodingKeys: String, CodingKey {
-        case version, title, author, authors, items, description, icon, favicon, language
+        case version, title, author, authors, items, description, icon, favicon, language, hubs
         case homePageURL = "home_page_url"
         case feedURL = "feed_url"
     }
@@ -30,8 +32,22 @@ struct JSONFeedDocument: Decodable {
         favicon = container.lenientString(.favicon)
         language = container.lenientString(.language)
         authors = container.authors(single: .author, list: .authors)
+        hubs = (try? container.decodeIfPresent([Lenient<JSONFeedHub>].self, forKey: .hubs))?.compactMap(\.value) ?? []
         items = (try? container.decodeIfPresent([Lenient<JSONFeedItem>].self, forKey: .items))?
             .compactMap(\.value) ?? []
+    }
+}
+
+struct JSONFeedHub: Decodable {
+    var type: String?
+    var url: String?
+
+    enum CodingKeys: String, CodingKey { case type, url }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = container.lenientString(.type)
+        url = container.lenientString(.url)
     }
 }
 

@@ -17,6 +17,10 @@ enum JSONFeedParser {
         feed.title = document.title.map { FeedText($0, kind: .text) }
         feed.siteLink = document.homePageURL.map { FeedLink(href: $0) }
         if let feedURL = document.feedURL { feed.links.append(FeedLink(href: feedURL, rel: "self")) }
+        // A WebSub hub is a `rel="hub"` link, as Atom and RSS give it; other kinds (rssCloud) are not followed.
+        for hub in document.hubs where hub.type?.lowercased() == "websub" {
+            if let url = hub.url { feed.links.append(FeedLink(href: url, rel: "hub")) }
+        }
         feed.authors = document.authors.compactMap(person)
         feed.description = document.description.map { FeedText($0, kind: .text) }
         feed.pictures = [("icon", document.icon), ("favicon", document.favicon)].compactMap { source, url in

@@ -51,7 +51,19 @@ final class PushApplier: Sendable {
         return true
     }
 
-    /// Waits for every push handed over so far (tests, and a graceful stop).
+    /// A graceful stop: waits up to `limit` for the pushes already answered 202 to be stored
+    /// and published; the number left (logged: their feeds' next polls bring the same items).
+    func finish(within limit: Duration) async -> Int {
+        let deadline = ContinuousClock.now + limit
+        while pending.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        let left = pending.load(ordering: .relaxed)
+        if left > 0 { logger.warning("websub: stopping with \(left) push(es) taken and not stored; their feeds' next polls bring the same items") }
+        return left
+    }
+
+    /// Waits for every push handed over so far (tests).
     func drain() async {
         await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
     }

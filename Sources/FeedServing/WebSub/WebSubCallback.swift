@@ -53,13 +53,13 @@ struct WebSubCallback: Sendable {
                 subscription.lastError = nil
             }
             guard updated != nil else { return PublicationFiles.plain(.notFound, "no such subscription\n") }
-            logger.info("websub: feed \(subscription.feedID): subscription to \(subscription.topic) verified, lease \(granted) s")
+            logger.notice("websub: feed \(subscription.feedID): subscription to \(subscription.topic) verified, lease \(granted) s")
             metrics.setSubscriptions((try? store.all()) ?? [])
             return PublicationFiles.plain(.ok, challenge)
         case "unsubscribe" where subscription.state == .unsubscribing:
             guard let challenge, !challenge.isEmpty else { return PublicationFiles.plain(.badRequest, "hub.challenge missing\n") }
             try? store.remove(callback: callback)
-            logger.info("websub: feed \(subscription.feedID): unsubscribed from \(subscription.topic)")
+            logger.notice("websub: feed \(subscription.feedID): unsubscribed from \(subscription.topic)")
             metrics.setSubscriptions((try? store.all()) ?? [])
             return PublicationFiles.plain(.ok, challenge)
         case "denied" where subscription.state == .requested:

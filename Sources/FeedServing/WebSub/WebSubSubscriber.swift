@@ -105,6 +105,6 @@ struct WebSubSubscriber: Sendable {
         let failure = hubs.request(
             mode: "unsubscribe", hub: subscription.hub, topic: subscription.topic,
             callback: settings.callbackURL(subscription.callback), secret: nil, lease: nil)
-        logger.info("websub: feed \(subscription.feedID): unsubscribing from \(subscription.topic)\(failure.map { ": \($0)" } ?? "")")
+        logger.notice("websub: feed \(subscription.feedID): unsubscribing from \(subscription.topic)\(failure.map { ": \($0)" } ?? "")")
     }
 }
