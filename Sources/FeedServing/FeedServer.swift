@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// `rss-serve`'s server: a publication directory served to clients, its new publications
 /// pushed to the readers connected to `/events`. Hummingbird (SwiftNIO) for HTTP, and
@@ -24,6 +25,8 @@ public struct FeedServer: Sendable {
         public var sendTimeout: Duration = .seconds(60)
         /// Set with `--public-url` and `--data-dir`: WebSub subscriptions and pushes.
         public var websub: WebSubSettings?
+        /// Set with `--users`: reading state at `/v1/state`.
+        public var readingState: ReadingStateSettings?
 
         public init(host: String, port: Int, directory: String) {
             self.init(host: host, port: port, publication: .directory(directory))
@@ -81,27 +84,66 @@ public struct FeedServer: Sendable {
             callback = WebSubCallback(settings: websub, store: store, pushes: applier, metrics: metrics, logger: logger, clock: clock)
             subscriber = WebSubSubscriber(settings: websub, store: store, logger: logger, metrics: metrics)
         }
+        var state: StateEndpoint?
+        if let reading = settings.readingState {
+            let logger = self.logger
+            let users: UserTokens
+            do {
+                users = try UserTokens(path: reading.usersFile) { why in logger.warning("--users: the new file is not used, the users read before are: \(why)") }
+            } catch {
+                throw ServeSettingError(description: "--users: \(error.description)")
+            }
+            // A store that cannot be opened (a damaged file) leaves the rest served: /v1/state says 503.
+            var store: ReadingStateStore?
+            do { store = try ReadingStateStore(dataDirectory: reading.dataDirectory) } catch {
+                logger.error("reading state cannot be kept (\(error)); /v1/state answers 503 until rss-serve is restarted with a usable \(ReadingStateStore.fileName)")
+            }
+            state = StateEndpoint(users: users, store: store, logger: logger, settings: reading)
+        }
         let responder = ServeResponder(
-            files: files, location: source.location, events: EventStream(watcher: watcher, hub: hub, sendTimeout: settings.sendTimeout), hub: hub, metrics: metrics, websub: callback)
-        let background = Background(watcher: watcher, hub: hub, settings: settings, subscriber: subscriber, pushes: pushes)
+            files: files, location: source.location, events: EventStream(watcher: watcher, hub: hub, sendTimeout: settings.sendTimeout), hub: hub, metrics: metrics, websub: callback, state: state)
+        let listening = Background.Listening()
+        let background = Background(
+            watcher: watcher, hub: hub, settings: settings, subscriber: subscriber, pushes: pushes, listening: listening)
         let app = Application(
             responder: responder,
+            server: .http1(configuration: .init(additionalChannelHandlers: [SmallReceiveBuffers()])),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
-            services: [background],
-            onServerRunning: { channel in started(channel.localAddress?.port ?? settings.port) },
+            onServerRunning: { channel in
+                listening.set()
+                started(channel.localAddress?.port ?? settings.port)
+            },
             logger: logger)
-        try await app.runService()
+        // On SIGTERM or SIGINT, services stop in reverse order: the background first, which
+        // ends every event stream (and refuses new ones), then the server, which then has no
+        // open stream to wait for. (A graceful-shutdown handler per stream would do the same
+        // at a kilobyte of task memory per idle reader.)
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: app), .init(service: background)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
     }
 
     /// The watcher and the heartbeat, run beside the server; on graceful shutdown every event
     /// stream is ended, so the server's wait for open requests ends too, and pushes already
     /// taken are stored.
-    struct Background: Service {
+    struct Background: Service, CustomStringConvertible {
         let watcher: PublicationWatcher
         let hub: EventHub
         let settings: Settings
         let subscriber: WebSubSubscriber?
         let pushes: PushApplier?
+        /// Set once the server listens: hubs verify a subscription by calling back at once,
+        /// so none is asked for before.
+        let listening: Listening
+
+        final class Listening: Sendable {
+            let flag = Atomic<Bool>(false)
+            func set() { flag.store(true, ordering: .releasing) }
+            var isSet: Bool { flag.load(ordering: .acquiring) }
+        }
+
+        var description: String { "Background" }
 
         func run() async throws {
             try await cancelWhenGracefulShutdown {
@@ -109,6 +151,7 @@ public struct FeedServer: Sendable {
                     group.addTask { await watcher.run(interval: settings.pollInterval) }
                     if let subscriber, let interval = settings.websub?.checkInterval {
                         group.addTask {
+                            while !listening.isSet, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(50)) }
                             while !Task.isCancelled {
                                 // Hub requests block for up to the fetch timeout: off the cooperative pool.
                                 await withCheckedContinuation { continuation in
@@ -125,6 +168,16 @@ public struct FeedServer: Sendable {
                         while !Task.isCancelled {
                             try? await Task.sleep(for: settings.heartbeat)
                             if !Task.isCancelled { hub.heartbeat() }
+                        }
+                    }
+                    // Writes that readers have not taken within the send timeout: their connections closed.
+                    group.addTask {
+                        let limit = settings.sendTimeout.components
+                        let nanoseconds = limit.seconds * 1_000_000_000 + limit.attoseconds / 1_000_000_000
+                        let every = min(Duration.seconds(1), settings.sendTimeout / 2)
+                        while !Task.isCancelled {
+                            try? await Task.sleep(for: every)
+                            hub.closeStalled(after: nanoseconds)
                         }
                     }
                     await group.waitForAll()

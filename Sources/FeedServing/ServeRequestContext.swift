@@ -8,6 +8,10 @@ struct ServeRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     let channel: any Channel
 
+    /// The peer's address without its port (a load balancer's, behind one): what requests
+    /// without a valid token are limited by.
+    var remoteAddress: String { channel.remoteAddress?.ipAddress ?? "unknown" }
+
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel

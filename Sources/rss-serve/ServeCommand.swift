@@ -45,6 +45,11 @@ struct ServeCommand: AsyncParsableCommand {
             --out, so connected readers get it within seconds. Subscriptions and their secrets \
             are kept in <data-dir>/websub.sqlite (mode 0600).
 
+            With --users FILE (lines NAME SHA256-HEX-OF-TOKEN), GET and POST /v1/state keep each \
+            user's read and starred marks in <data-dir>/reading-state.sqlite and share them \
+            between the user's devices (Authorization: Bearer TOKEN; docs/client-contract.md, \
+            "Reading state").
+
             Exit status: 0 stopped by a signal; 64 usage error or a bad setting; 66 no publication \
             directory or signing key; 70 the address cannot be bound; 77 a signing key others may read.
             """,
@@ -61,6 +66,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: Settings.publicURL.help)
     var publicURL: String?
+
+    @Option(help: Settings.users.help, completion: .file())
+    var users: String?
 
     @Option(parsing: .number, help: Settings.deltas.help)
     var deltas: Int?
@@ -90,11 +98,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: .hidden)
     var sendTimeout: Double = 60
 
+    /// Requests per second per user at /v1/state (tests lower it to see 429 quickly).
+    @Option(name: .long, help: .hidden)
+    var stateRate: Double = 1
+
+    @Option(name: .long, help: .hidden)
+    var stateBurst = 30
+
     func validate() throws {
         guard heartbeat > 0, heartbeat <= 3_600 else { throw ValidationError("--heartbeat: seconds between 0 and 3600") }
         guard bufferLimit > 0 else { throw ValidationError("--buffer-limit: at least 1") }
         guard sendTimeout >= 0.1, sendTimeout <= 3_600 else { throw ValidationError("--send-timeout: seconds between 0.1 and 3600") }
         guard websubCheck >= 0.1, websubCheck <= 86_400 else { throw ValidationError("--websub-check: seconds between 0.1 and 86400") }
+        guard stateRate > 0, stateRate <= 10_000, stateBurst >= 1, stateBurst <= 10_000 else {
+            throw ValidationError("--state-rate and --state-burst: between 1 and 10000")
+        }
     }
 
     /// One descriptor per reader: the soft limit (often 1,024) is raised to the hard one, as
@@ -112,6 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
         given.add(Settings.publishDirectory, out)
         given.add(Settings.dataDirectory, dataDir)
         given.add(Settings.publicURL, publicURL)
+        given.add(Settings.users, users)
         given.add(Settings.deltas, deltas)
         given.add(Settings.siteURL, siteURL)
         given.add(Settings.title, title)
@@ -164,10 +183,24 @@ struct ServeCommand: AsyncParsableCommand {
             websub.checkInterval = .milliseconds(Int64(websubCheck * 1_000))
             settings.websub = websub
         }
+        if let usersFile = context.settings[Settings.users] {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: data.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                FileHandle.standardError.write(Data("rss-serve: --users: no data directory \(data.path) to keep reading state in (data-dir names it)\n".utf8))
+                throw ExitCode(66)
+            }
+            var state = ReadingStateSettings(usersFile: usersFile, dataDirectory: data.path)
+            state.burst = stateBurst
+            state.interval = .milliseconds(Int64(1_000 / stateRate))
+            settings.readingState = state
+        }
         do {
             try await FeedServer(settings: settings, logger: context.logger).run { bound in
                 FileHandle.standardError.write(Data("rss-serve: serving \(out) on \(address.host):\(bound)\n".utf8))
             }
+        } catch let error as ServeSettingError {
+            FileHandle.standardError.write(Data("rss-serve: \(error.description)\n".utf8))
+            throw ExitCode(64)
         } catch {
             FileHandle.standardError.write(Data("rss-serve: \(context.settings[Settings.listen]): \(error)\n".utf8))
             throw ExitCode(70)

@@ -26,8 +26,8 @@ public enum CommandName: String, CaseIterable, Sendable {
         case .feeds: return [Settings.dataDirectory, Settings.staleAfter] + writing + common
         case .serve:
             return [
-                Settings.listen, Settings.publishDirectory, Settings.dataDirectory, Settings.publicURL, Settings.deltas, Settings.siteURL,
-                Settings.title, Settings.signingKey,
+                Settings.listen, Settings.publishDirectory, Settings.dataDirectory, Settings.publicURL, Settings.users, Settings.deltas,
+                Settings.siteURL, Settings.title, Settings.signingKey,
             ] + Settings.fetch + writing + common
         }
     }

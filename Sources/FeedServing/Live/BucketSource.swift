@@ -35,4 +35,6 @@ struct BucketSource: PublicationSource {
     func read(_ name: String) -> [UInt8]? { target.read(name) }
 
     func names() -> [String]? { try? target.names() }
+
+    var notifier: DirectoryNotifier? { nil }
 }

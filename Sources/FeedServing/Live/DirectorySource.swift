@@ -5,6 +5,12 @@ import Foundation
 /// (device, inode, size, modification time), which every commit (a rename into place) changes.
 struct DirectorySource: PublicationSource {
     let files: PublicationFiles
+    let notifier: DirectoryNotifier?
+
+    init(files: PublicationFiles) {
+        self.files = files
+        notifier = DirectoryNotifier(directory: files.directory)
+    }
 
     var location: String { files.directory }
 

@@ -3,7 +3,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import ServiceLifecycle
 
 /// `GET /events[?feeds=ID,ID]`: Server-Sent Events (client contract, "Live updates"). On
 /// connect, each followed feed's current entry (`entry`); with `Last-Event-ID: G`, instead, what
@@ -15,7 +14,8 @@ struct EventStream: Sendable {
     let hub: EventHub
     /// A write not taken by the reader's connection within this long (a reader that stopped
     /// reading, its buffers and the kernel's full) closes the connection, as a web server's
-    /// send timeout does: it never holds a connection, or a graceful stop, for ever.
+    /// send timeout does: it never holds a connection, or a graceful stop, for ever. Checked
+    /// by the server's sweep; here for the last write, the end of the stream.
     var sendTimeout: Duration = .seconds(60)
     /// The most feeds one connection may name.
     static let followLimit = 10_000
@@ -31,7 +31,7 @@ struct EventStream: Sendable {
             feeds = Set(ids)
         }
         let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        let connection = hub.connect(feeds: feeds)
+        let connection = hub.connect(feeds: feeds) { channel.close(promise: nil) }
         let following = feeds
         let hub = self.hub
         let watcher = self.watcher
@@ -40,40 +40,43 @@ struct EventStream: Sendable {
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
             HTTPField.Name("X-Accel-Buffering")!: "no",
         ]
+        // The body's task lives as long as the connection, and keeps the deepest stack it
+        // ever had: what it does is kept in small non-inlined steps (``opening``, ``send``),
+        // so an idle reader costs little memory. A graceful stop ends every stream (the
+        // server's Background closes the hub), which ends this loop.
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             defer { hub.disconnect(connection.id) }
-            func send(_ text: String) async throws {
-                let watchdog = channel.eventLoop.scheduleTask(in: timeout) {
-                    hub.countSlowReaderClosed()
-                    channel.close(promise: nil)
-                }
-                defer { watchdog.cancel() }
-                try await writer.write(ByteBuffer(string: text))
+            try await Self.send(await Self.opening(watcher, connection, feeds: following, after: lastEventID), to: &writer, watch: connection.watch)
+            for await text in connection.stream where !text.isEmpty {
+                try await Self.send(text, to: &writer, watch: connection.watch)
             }
-            try await withGracefulShutdownHandler {
-                // Made outside the hub's lock (it reads pointers) from the root it had then.
-                var first = "retry: 2000\n\n"
-                if let root = connection.root {
-                    // Pointers read from a bucket are requests: off the cooperative pool.
-                    let history = connection.history
-                    first += await PublicationWatcher.offPool {
-                        Self.initial(watcher, root: root, history: history, feeds: following, after: lastEventID).joined()
-                    }
-                }
-                try await send(first)
-                for await text in connection.stream where !text.isEmpty {
-                    try await send(text)
-                }
-                if connection.overflow.happened.load(ordering: .acquiring) {
-                    try await send(Self.overflowed(hub.root))
-                }
-            } onGracefulShutdown: {
-                hub.disconnect(connection.id)
+            if connection.overflow.happened.load(ordering: .acquiring) {
+                try await Self.send(Self.overflowed(hub.root), to: &writer, watch: connection.watch)
             }
             let watchdog = channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
             defer { watchdog.cancel() }
             try await writer.finish(nil)
         })
+    }
+
+    /// One write, watched: the server's sweep (``EventHub/closeStalled(after:now:)``, each
+    /// second) closes the connection when the reader has not taken it within the send timeout.
+    @inline(never)
+    static func send(_ text: String, to writer: inout any ResponseBodyWriter, watch: EventHub.WriteWatch) async throws {
+        watch.since.store(EventHub.WriteWatch.now(), ordering: .relaxed)
+        defer { watch.since.store(0, ordering: .relaxed) }
+        try await writer.write(ByteBuffer(string: text))
+    }
+
+    /// The first text of a connection: made outside the hub's lock (it reads pointers, which
+    /// for a bucket are requests: off the cooperative pool) from the root it had then.
+    @inline(never)
+    static func opening(_ watcher: PublicationWatcher, _ connection: EventHub.Connection, feeds: Set<Int64>?, after: Int?) async -> String {
+        guard let root = connection.root else { return "retry: 2000\n\n" }
+        let history = connection.history
+        return await PublicationWatcher.offPool {
+            "retry: 2000\n\n" + Self.initial(watcher, root: root, history: history, feeds: feeds, after: after).joined()
+        }
     }
 
     /// What a connection gets first.

@@ -14,14 +14,20 @@ struct FeedEvent: Sendable {
         case resync
     }
 
-    var kind: Kind
-    var generation: Int
-    var feedID: Int64
+    let kind: Kind
+    let generation: Int
+    let feedID: Int64
     /// The JSON object of `data:`, serialised once for every connection.
-    var data: String
+    let data: String
 
-    /// `event:`, `id:` and `data:` lines and the blank line that ends an event.
-    var wire: String { "event: \(kind.rawValue)\nid: \(generation)\ndata: \(data)\n\n" }
+    /// `event:`, `id:` and `data:` lines and the blank line that ends an event: made once,
+    /// however many connections it goes to.
+    let wire: String
+
+    init(kind: Kind, generation: Int, feedID: Int64, data: String) {
+        (self.kind, self.generation, self.feedID, self.data) = (kind, generation, feedID, data)
+        wire = "event: \(kind.rawValue)\nid: \(generation)\ndata: \(data)\n\n"
+    }
 
     /// `fields` as one line of JSON, keys sorted (the same bytes from every instance).
     static func json(_ fields: [String: Any]) -> String {

@@ -14,6 +14,9 @@ protocol PublicationSource: Sendable {
 
     /// Every name directly in the publication; nil when it cannot be listed now.
     func names() -> [String]?
+
+    /// What tells of a change sooner than the next look, where the source has one.
+    var notifier: DirectoryNotifier? { get }
 }
 
 /// What one look at the root found.

@@ -8,8 +8,9 @@ import Synchronization
 import Glibc
 #endif
 
-/// Notices each new root of the publication (`manifest.json`, looked at every `interval`: a
-/// `stat` of a directory's, a conditional GET of a bucket's, and a read only when it changed),
+/// Notices each new root of the publication (`manifest.json`, looked at every `interval`, and
+/// at once when inotify says the directory changed: a `stat` of a directory's, a conditional
+/// GET of a bucket's, and a read only when it changed),
 /// whoever committed it (`rss-publish` from cron or by hand, on any host), and turns it into
 /// one event per feed whose version it changed. The changed feeds are those each changed
 /// shard's intent lists (the pointers its publication wrote), read only when the intent is
@@ -75,7 +76,12 @@ struct PublicationWatcher: Sendable {
                 logger.notice("\(source.location)/manifest.json can be read again")
                 failing = nil
             }
-            try? await Task.sleep(for: interval)
+            if let notifier = source.notifier {
+                let milliseconds = Int32(clamping: interval.components.seconds * 1_000 + interval.components.attoseconds / 1_000_000_000_000_000)
+                await Self.offPool { notifier.wait(milliseconds: milliseconds) }
+            } else {
+                try? await Task.sleep(for: interval)
+            }
         }
     }
 

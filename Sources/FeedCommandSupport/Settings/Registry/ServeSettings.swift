@@ -11,6 +11,12 @@ extension Settings {
         unsetMeans: "none (no WebSub subscriptions)",
         "The URL hubs reach rss-serve at (https://feeds.example.org): with it, rss-serve subscribes to the hubs feeds "
             + "advertise and takes their pushes into data-dir.")
+
+    public static let users = Setting(
+        "users", type: SettingType.text.orUnset, default: nil, valueName: "file",
+        unsetMeans: "none (no reading state kept)",
+        "A file of NAME SHA256-HEX-OF-TOKEN lines (not writable by others): the users whose read and starred marks "
+            + "rss-serve keeps in data-dir and shares between their devices at /v1/state (Authorization: Bearer TOKEN).")
 }
 
 /// `--listen`'s value: a host (an IPv6 address in brackets) and a port.

@@ -5,7 +5,7 @@ public enum Settings {
     public static let all: [any AnySetting] = [
         dataDirectory, feedList, publishDirectory, concurrency, perHost, timeout, maxSize, contact, allowPrivateNetworks, proxy,
         staleAfter, keepItems, keepDays, deadline, shard, deltas, siteURL, title, retireAfter, signingKey, logFormat, metricsFile, now, allowOtherUser,
-        listen, publicURL,
+        listen, publicURL, users,
     ]
 
     /// The settings of the commands that fetch.
