@@ -16,7 +16,7 @@ struct SettingOptionTests {
         "title": "Morning", "log-format": "json", "metrics-file": "/tmp/feedmill.prom", "now": "1700000000",
         "shard": "2/4",
         "retire-after": "1h", "signing-key": "/etc/feedmill/signing.key",
-        "listen": "127.0.0.1:9999", "public-url": "https://feeds.example/hub",
+        "listen": "127.0.0.1:9999", "public-url": "https://feeds.example/hub", "users": "/etc/feedmill/users",
     ]
 
     @Test(arguments: CommandName.allCases)

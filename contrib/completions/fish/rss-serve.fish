@@ -20,7 +20,7 @@ function __rss-serve_parse_tokens -S
     set -l unparsed_tokens (__rss-serve_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-serve'
-        __rss-serve_parse_subcommand 0 'listen=' 'out=' 'data-dir=' 'public-url=' 'deltas=' 'site-url=' 'title=' 'signing-key=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'proxy=' 'max-size=' 'record=' 'replay=' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'allow-other-user' 'version' 'h/help'
+        __rss-serve_parse_subcommand 0 'listen=' 'out=' 'data-dir=' 'public-url=' 'users=' 'deltas=' 'site-url=' 'title=' 'signing-key=' 'allow-private-networks' 'no-allow-private-networks' 'contact=' 'timeout=' 'proxy=' 'max-size=' 'record=' 'replay=' 'config=' 'print-config' 'log-format=' 'q/quiet' 'v/verbose' 'now=' 'allow-other-user' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __rss-serve_parse_subcommand -r 1 'version'
@@ -81,6 +81,7 @@ complete -c 'rss-serve' -n '__rss-serve_should_offer_completions_for_flags_or_op
 complete -c 'rss-serve' -n '__rss-serve_should_offer_completions_for_flags_or_options "rss-serve" out' -l 'out' -d 'The publish directory, or s3://bucket/prefix for S3-compatible object storage (endpoint, region and credentials from the AWS_* variables and ~/.aws files). (default: ./publish; env FEEDMILL_PUBLISH_DIR)' -rfa '(__rss-serve_complete_directories)'
 complete -c 'rss-serve' -n '__rss-serve_should_offer_completions_for_flags_or_options "rss-serve" data-dir' -l 'data-dir' -d 'Directory holding all_feeds.sqlite and the feed_<id>.sqlite files. (default: ./data; env FEEDMILL_DATA_DIR)' -rfa '(__rss-serve_complete_directories)'
 complete -c 'rss-serve' -n '__rss-serve_should_offer_completions_for_flags_or_options "rss-serve" public-url' -l 'public-url' -d 'The URL hubs reach rss-serve at (https://feeds.example.org): with it, rss-serve subscribes to the hubs feeds advertise and takes their pushes into data-dir. (default: none (no WebSub subscriptions); env FEEDMILL_PUBLIC_URL)' -rfka ''
+complete -c 'rss-serve' -n '__rss-serve_should_offer_completions_for_flags_or_options "rss-serve" users' -l 'users' -d 'A file of NAME SHA256-HEX-OF-TOKEN lines (not writable by others): the users whose read and starred marks rss-serve keeps in data-dir and shares between their devices at /v1/state (Authorization: Bearer TOKEN). (default: none (no reading state kept); env FEEDMILL_USERS)' -rF
 complete -c 'rss-serve' -n '__rss-serve_should_offer_completions_for_flags_or_options "rss-serve" deltas' -l 'deltas' -d 'Earlier versions of each feed kept, each with a delta to the current one (0-50). (default: 3; env FEEDMILL_DELTAS)' -rfka ''
 complete -c 'rss-serve' -n '__rss-serve_should_offer_completions_for_flags_or_options "rss-serve" site-url' -l 'site-url' -d 'The URL the publish directory is served at, for atom.xml\'s links (ends with /). (default: none (atom.xml then has no self link); env FEEDMILL_SITE_URL)' -rfka ''
 complete -c 'rss-serve' -n '__rss-serve_should_offer_completions_for_flags_or_options "rss-serve" title' -l 'title' -d 'Title of atom.xml and index.html. (default: Feedmill; env FEEDMILL_TITLE)' -rfka ''
