@@ -66,6 +66,18 @@ struct ReadingStateRuleTests {
         #expect(stat(store.path, &status) == 0 && status.st_mode & 0o777 == 0o600)
     }
 
+    @Test func aUserKeepsAtMostTheLimitAndARequestPastItKeepsNothing() throws {
+        let directory = try TemporaryDirectory()
+        let store = try ReadingStateStore(dataDirectory: directory.url.path, markLimit: 3)
+        let two = (1...2).map { ReadMark(feedID: 1, itemID: "i\($0)", read: true, starred: nil, at: 10) }
+        #expect(try store.merge(two, user: "ann") == 2)
+        let more = (2...4).map { ReadMark(feedID: 1, itemID: "i\($0)", read: false, starred: nil, at: 20) }
+        #expect(throws: ReadingStateStore.TooManyMarks.self) { try store.merge(more, user: "ann") }
+        #expect(try store.page(user: "ann", after: 0, limit: 10).marks.map { $0.read?.value } == [true, true], "nothing of the refused request kept")
+        #expect(try store.merge(Array(more.prefix(2)), user: "ann") == 2, "within the limit: taken")
+        #expect(try store.merge(more, user: "bob") == 3, "the limit is each user's")
+    }
+
     @Test func aBodyIsCheckedFieldByFieldAndAFutureTimeIsNow() throws {
         let good = #"{"marks": [{"feedid": 3, "id": "x", "read": true, "at": 5000}, {"feedid": 3, "id": "y", "starred": false, "at": 10}]}"#
         #expect(try ReadMarkJSON.marks(from: Array(good.utf8), limit: 10, now: 1_000) == [
@@ -109,6 +121,14 @@ struct ReadingStateRuleTests {
             #expect(throws: UserTokens.Invalid.self) { try UserTokens.parse(text, name: "users") }
             do { _ = try UserTokens.parse(text, name: "users") } catch { #expect(error.description.contains(said), "\(error.description)") }
         }
+        // Deleted: no one is let in (the file is looked at again a second after the last look).
+        try FileManager.default.removeItem(atPath: path)
+        usleep(1_100_000)
+        #expect(users.user(authorization: "Bearer phone-token") == nil, "a deleted file lets no one in")
+        try "ann \(hash)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o600)
+        usleep(1_100_000)
+        #expect(users.user(authorization: "Bearer phone-token") == "ann" && users.user(authorization: "Bearer laptop-token") == nil)
         chmod(path, 0o666)
         do {
             _ = try UserTokens(path: path)

@@ -36,7 +36,18 @@ final class ReadingStateStore: Sendable {
         let description: String
     }
 
-    init(dataDirectory: String) throws {
+    /// A request that would keep more than ``markLimit`` items for its user: refused whole.
+    struct TooManyMarks: Error, CustomStringConvertible {
+        let limit: Int
+        var description: String { "at most \(limit) items' marks are kept per user; clear marks of items no longer shown first" }
+    }
+
+    /// The most items one user may have marks for: years of a heavy reader's reading, and a
+    /// bound on what one token can make the server keep.
+    let markLimit: Int
+
+    init(dataDirectory: String, markLimit: Int = 500_000) throws {
+        self.markLimit = markLimit
         path = (dataDirectory as NSString).appendingPathComponent(Self.fileName)
         // Created 0600 before SQLite opens it: one user's marks are no one else's to read.
         let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -67,6 +78,7 @@ final class ReadingStateStore: Sendable {
         try queue.write { db in
             var last = try Int64.fetchOne(db, sql: "SELECT last FROM changes") ?? 0
             var changed = 0
+            var kept = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM marks WHERE user = ?", arguments: [user]) ?? 0
             for mark in marks {
                 let row = try Row.fetchOne(
                     db, sql: "SELECT read, read_at, starred, starred_at FROM marks WHERE user = ? AND feedid = ? AND id = ?",
@@ -81,6 +93,11 @@ final class ReadingStateStore: Sendable {
                     (starred, moved) = (merged, merged != starred || moved)
                 }
                 guard moved else { continue }
+                if row == nil {
+                    kept += 1
+                    // Thrown inside the transaction: nothing of the request is kept.
+                    guard kept <= markLimit else { throw TooManyMarks(limit: markLimit) }
+                }
                 last += 1
                 changed += 1
                 try db.execute(

@@ -77,7 +77,12 @@ struct StateEndpoint: Sendable {
             let status: HTTPResponse.Status = error.description.hasPrefix("more than") ? .contentTooLarge : .badRequest
             return Self.error(status, error.description)
         }
-        let changed = try store.merge(marks, user: user)
+        let changed: Int
+        do {
+            changed = try store.merge(marks, user: user)
+        } catch let refused as ReadingStateStore.TooManyMarks {
+            return Self.error(.contentTooLarge, refused.description)
+        }
         return Self.json(.ok, Array("{\"accepted\":\(marks.count),\"changed\":\(changed)}\n".utf8))
     }
 

@@ -13,7 +13,7 @@ import Glibc
 /// `Authorization: Bearer TOKEN` is hashed and looked up: comparing hashes, whose timing says
 /// nothing of a token. The file is read again when it changes (looked at once a second at most),
 /// so users are added or removed without a restart; a change that cannot be read keeps the
-/// users read before, and says why.
+/// users read before, and says why; a file deleted lets no one in until it is back.
 final class UserTokens: Sendable {
     /// Why the file cannot be used, with its line.
     struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -62,7 +62,17 @@ final class UserTokens: Sendable {
             state.lookedAt = .now
             return true
         }
-        guard due, let identity = Self.identity(path), identity != state.withLock({ $0.identity }) else { return }
+        guard due else { return }
+        guard let identity = Self.identity(path) else {
+            // Gone: no one is let in until it is back (deleting the file revokes every token).
+            let had = state.withLock { state -> Bool in
+                defer { (state.users, state.identity) = ([:], nil) }
+                return state.identity != nil
+            }
+            if had { onReloadFailure("\(path) is gone: no user is let in until it is back") }
+            return
+        }
+        guard identity != state.withLock({ $0.identity }) else { return }
         do {
             let (users, identity) = try Self.load(path)
             state.withLock { $0.users = users; $0.identity = identity }
