@@ -137,7 +137,7 @@ let package = Package(
         .target(
             name: "FeedServing",
             dependencies: [
-                "FeedmillClient", "FeedPublishing", "FeedBasics",
+                "FeedmillClient", "FeedPublishing", "FeedBasics", "FeedModel",
                 // WebSub: pushed bodies go through the pipeline and the publisher; hubs are
                 // asked under the fetcher's rules; subscriptions live in websub.sqlite.
                 "FeedPipeline", "FeedStorage", "FeedFetching",

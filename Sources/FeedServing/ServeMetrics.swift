@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 import Synchronization
 
@@ -56,8 +57,7 @@ final class ServeMetrics: Sendable {
         state.withLock { state in
             for feedID in feeds {
                 guard let received = state.pending.removeValue(forKey: feedID) else { continue }
-                let elapsed = now - received
-                state.push.observe(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                state.push.observe((now - received).inSeconds)
             }
         }
     }

@@ -1,3 +1,4 @@
+import FeedModel
 import Synchronization
 
 /// Token buckets by key (a user, an address): `burst` requests at once, then one per
@@ -17,12 +18,10 @@ final class RateLimiter: Sendable {
 
     /// Takes a token for `key`: nil when there was one, else how long until the next.
     func take(_ key: String, now: ContinuousClock.Instant = .now) -> Duration? {
-        let perToken = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        let perToken = interval.inSeconds
         return buckets.withLock { buckets in
             var bucket = buckets[key] ?? (burst, now)
-            let elapsed = now - bucket.at
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            bucket.tokens = min(burst, bucket.tokens + seconds / perToken)
+            bucket.tokens = min(burst, bucket.tokens + (now - bucket.at).inSeconds / perToken)
             bucket.at = now
             defer {
                 if buckets.count >= maxKeys, buckets[key] == nil {
