@@ -92,8 +92,55 @@ public struct PublicationSync: Sendable {
     /// is of an unknown format); a file (or a pointer) that could not be synced is a ``SyncReport/problems``
     /// entry, and the others are synced regardless.
     public func run() async throws(ClientError) -> SyncReport {
-        let session = try SyncSession(self)
-        return try await session.run()
+        try await run(deadline: nil, progress: nil)
+    }
+
+    /// A sync that stops cleanly at `deadline` (from now) if it has not ended by then (a
+    /// mobile OS's background task budget, `rss-pull --deadline`), telling `progress` of each
+    /// step. Stopped, by the deadline or by cancelling the task that runs it, it returns a
+    /// report whose outcome says so and whose ``SyncReport/left`` names what it did not get
+    /// to: every file brought up to date before is in place and recorded, none is half
+    /// written, and the next sync goes on without downloading them again. The request in
+    /// flight at the deadline is cut within libcurl's next progress check (under a second).
+    public func run(deadline: Duration?, progress: (@Sendable (SyncProgress) -> Void)?) async throws(ClientError) -> SyncReport {
+        guard let deadline else {
+            return try await SyncSession(self, progress: progress).run()
+        }
+        let end = ContinuousClock.now + deadline
+        let result = await withTaskGroup(of: Result<SyncReport, ClientError>?.self) { group in
+            group.addTask {
+                do throws(ClientError) {
+                    return .success(try await SyncSession(self, deadline: end, progress: progress).run())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(until: end, clock: .continuous)
+                return nil
+            }
+            var outcome: Result<SyncReport, ClientError>?
+            while let next = await group.next() {
+                // The first to end ends the other: the sync stops at the deadline, the timer
+                // once the sync is done.
+                group.cancelAll()
+                if let next { outcome = next }
+            }
+            return outcome
+        }
+        guard let result else { throw .cancelled(url: baseURL) }
+        return try result.get()
+    }
+
+    /// Starts a sync in its own task: its progress as a stream for a UI, its report, and
+    /// cancel (see ``SyncRun``).
+    public func start(deadline: Duration? = nil) -> SyncRun {
+        let (stream, continuation) = AsyncStream.makeStream(of: SyncProgress.self, bufferingPolicy: .bufferingNewest(1))
+        let task = Task<SyncReport, any Error> {
+            defer { continuation.finish() }
+            return try await run(deadline: deadline) { continuation.yield($0) }
+        }
+        return SyncRun(progress: stream, task: task)
     }
 }
 

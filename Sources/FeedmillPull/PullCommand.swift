@@ -54,7 +54,10 @@ public struct PullCommand: AsyncParsableCommand {
             generation, applied nothing); 1 some files could not be synced (their local copies \
             are kept, the reasons on standard error); 64 usage error; 70 nothing could be done (manifest \
             unreadable or of an unknown format, folder unusable); 75 another rss-pull is writing \
-            into the folder.
+            into the folder; 124 stopped at --deadline (what was finished is kept, what is left \
+            is listed on standard error and in the report's "left", and the next run goes on \
+            from there); 130 (143) stopped by SIGINT (SIGTERM), the folder as consistent. \
+            With --every, a signal ends the schedule with 0.
             """,
         version: "rss-pull \(FeedmillClientVersion.current) (commit \(BuildStamp.commit), built \(BuildStamp.date))")
 
@@ -104,6 +107,21 @@ public struct PullCommand: AsyncParsableCommand {
             valueName: "text"))
     var search: String?
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Stop cleanly after this long (30s, 5m): what was finished is kept, the rest is left for the next run (exit 124).",
+            valueName: "duration"))
+    var deadline: PullDuration?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Sync now and then every DURATION (after a failure sooner: 30 s, doubling) until SIGINT or SIGTERM; "
+                + "prints only syncs that changed something or failed.",
+            valueName: "duration"))
+    var every: PullDuration?
+
     @Flag(help: "Print the report as JSON instead of one line.")
     var json = false
 
@@ -143,13 +161,41 @@ public struct PullCommand: AsyncParsableCommand {
             baseURL: source, folder: URL(fileURLWithPath: folder, isDirectory: true),
             feeds: feeds.isEmpty ? .all : .only(Set(feeds)), transport: DefaultTransport.make(timeout: timeout),
             catalogMaxAge: catalogMaxAge, catalog: catalog, trustedKeys: trust.compactMap(TrustedKey.init))
+        let trap = InterruptTrap()
+        if let every {
+            try await runEvery(every, sync: sync, trap: trap)
+            return
+        }
+        let status = await syncOnce(sync, trap: trap, quietWhenUnchanged: false)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// One sync, its lines printed; returns the exit status (see the discussion).
+    private func syncOnce(_ sync: PublicationSync, trap: InterruptTrap, quietWhenUnchanged: Bool) async -> Int32 {
+        let bar = !json && ProgressBar.isWanted ? ProgressBar() : nil
+        let limit = deadline?.duration
+        var progress: (@Sendable (SyncProgress) -> Void)?
+        if let bar { progress = { bar.show($0) } }
+        let tell = progress
+        let running = Task { () -> Result<SyncReport, ClientError> in
+            let progress = tell
+            do throws(ClientError) {
+                return .success(try await sync.run(deadline: limit, progress: progress))
+            } catch {
+                return .failure(error)
+            }
+        }
+        trap.whenSignalled { running.cancel() }
+        let result = await running.value
+        bar?.erase()
         let report: SyncReport
-        do {
-            report = try await sync.run()
-        } catch {
+        switch result {
+        case .success(let value):
+            report = value
+        case .failure(let error):
             FileHandle.standardError.write(Data("rss-pull: \(error.description)\n".utf8))
-            if case .busy = error { throw ExitCode(75) }
-            throw ExitCode(70)
+            if case .busy = error { return 75 }
+            return 70
         }
         for problem in report.problems {
             FileHandle.standardError.write(Data("rss-pull: not synced: \(problem.description)\n".utf8))
@@ -157,15 +203,49 @@ public struct PullCommand: AsyncParsableCommand {
         for fallback in report.deltaFallbacks {
             FileHandle.standardError.write(Data("rss-pull: whole file downloaded instead: \(fallback.description)\n".utf8))
         }
+        if report.wasInterrupted, !report.left.isEmpty {
+            FileHandle.standardError.write(Data("rss-pull: left for the next run: \(report.left.joined(separator: " "))\n".utf8))
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        } else {
-            print("rss-pull: " + report.summary)
+            FileHandle.standardOutput.write((try? encoder.encode(report)) ?? Data())
+            FileHandle.standardOutput.write(Data("\n".utf8))
+        } else if !(quietWhenUnchanged && report.outcome == .upToDate) {
+            // Written at once, not buffered: --every's lines reach a journal as they happen.
+            FileHandle.standardOutput.write(Data("rss-pull: \(report.summary)\n".utf8))
         }
-        if !report.problems.isEmpty { throw ExitCode(1) }
+        switch report.outcome {
+        case .deadline: return Self.deadlineStatus
+        case .cancelled: return 128 + (trap.receivedSignal ?? SIGINT)
+        default: return report.problems.isEmpty ? 0 : 1
+        }
     }
+
+    /// `--every`: a sync now, then each time the schedule says one is due (the period after
+    /// the last success; after a failure 30 s, doubling, up to the period), until SIGINT or
+    /// SIGTERM. Prints a line for each sync that changed something or failed (quiet when
+    /// nothing changed, for a service's journal).
+    private func runEvery(_ period: PullDuration, sync: PublicationSync, trap: InterruptTrap) async throws {
+        let scheduler = SyncScheduler(
+            policy: SyncPolicy(inUseInterval: period.duration, retryAfterFailure: .milliseconds(Int64(min(30, period.seconds) * 1000))),
+            network: FixedNetworkPath(.assumed))
+        var history = SyncScheduler.History()
+        while trap.receivedSignal == nil {
+            switch scheduler.decide(history, activity: .inUse, now: Date()) {
+            case .now:
+                let status = await syncOnce(sync, trap: trap, quietWhenUnchanged: true)
+                history = history.after(succeeded: status == 0, at: Date())
+            case .at(let due):
+                await trap.sleep(seconds: due.timeIntervalSinceNow)
+            case .waitForNetwork:
+                await trap.sleep(seconds: 5)
+            }
+        }
+    }
+
+    /// The exit status of a sync stopped by `--deadline` (as `timeout(1)`'s).
+    static let deadlineStatus: Int32 = 124
 
     /// `--search`: the matches, one `feedid<TAB>title` line each (`--json`: an array); 70 when
     /// the index cannot be read.

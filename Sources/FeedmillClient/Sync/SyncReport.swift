@@ -9,6 +9,13 @@ public struct SyncReport: Sendable, Equatable, Encodable {
         /// The manifest's generation is older than the one applied last (a stale CDN or
         /// mirror): nothing applied, the files kept; sync again later.
         case staleGeneration = "stale-generation"
+        /// The sync's deadline came first (``PublicationSync/run(deadline:progress:)``): what
+        /// was finished is in place and recorded, `left` names what was not; the next sync goes
+        /// on from there without downloading again what was finished.
+        case deadline
+        /// The task running the sync was cancelled (an app's cancel button, Ctrl-C in
+        /// `rss-pull`): stopped as for a deadline, the folder as consistent.
+        case cancelled
     }
 
     public var outcome: Outcome = .synced
@@ -49,9 +56,15 @@ public struct SyncReport: Sendable, Equatable, Encodable {
     /// Files that could not be synced: their local copy (if any) is kept, and the next sync
     /// tries again.
     public var problems: [SyncProblem] = []
+    /// A sync stopped by its deadline or cancelled: the local names (or `manifest.json`) it did
+    /// not get to. Their local copies are kept as they were; the next sync brings them.
+    public var left: [String] = []
+
+    /// Whether the sync stopped before its end (deadline or cancel).
+    public var wasInterrupted: Bool { outcome == .deadline || outcome == .cancelled }
 
     enum CodingKeys: String, CodingKey {
-        case outcome, generation, removed, problems
+        case outcome, generation, removed, problems, left
         case previousGeneration = "previous_generation"
         case fullDownloads = "full_downloads"
         case deltaDownloads = "delta_downloads"
@@ -78,6 +91,12 @@ public struct SyncReport: Sendable, Equatable, Encodable {
             var line = "generation \(generation): up to date (\(bytesDownloaded) bytes in \(requests) request(s), \(notModified) not modified)"
             if let catalog { line += "; catalog \(catalog)" }
             if !notPublished.isEmpty { line += "; \(notPublished.count) followed feed(s) not yet published" }
+            return line
+        case .deadline, .cancelled:
+            let why = outcome == .deadline ? "stopped at the deadline" : "cancelled"
+            var line = "generation \(generation): \(why): \(fullDownloads.count + deltaDownloads.count) file(s) brought up to date, "
+                + "\(left.count) left for the next sync (\(bytesDownloaded) bytes in \(requests) request(s))"
+            if !problems.isEmpty { line += ", \(problems.count) file(s) not synced" }
             return line
         case .synced:
             var parts = [

@@ -10,12 +10,20 @@ extension SyncSession {
     /// publisher from before issue 51): the caller then syncs with the published catalog.
     func syncFollowedOnly(_ ids: Set<Int64>, root: RootManifest) async -> Bool {
         let followed = ids.sorted()
-        let answers = await fetchPointers(followed, root: root)
+        filesToSync = followed.count
+        tellProgress()
+        let answers = shouldStop ? [:] : await fetchPointers(followed, root: root)
         var rows: [Int64: CatalogRow] = [:]
-        // Feeds whose pointer could not be read or has no entry usable for this root: their
-        // row and file are kept as they are.
+        // Feeds whose pointer could not be read or has no entry usable for this root, or not
+        // reached before the sync stopped: their row and file are kept as they are.
         var keep: Set<Int64> = []
         for feedID in followed {
+            defer { fileDone(SafeName.feed(feedID)) }
+            guard !shouldStop else {
+                keep.insert(feedID)
+                report.left.append(SafeName.feed(feedID))
+                continue
+            }
             guard let answer = answers[feedID] else { continue }
             switch await syncFeed(feedID, root: root, answer: answer) {
             case .published(let pointer, let entry):

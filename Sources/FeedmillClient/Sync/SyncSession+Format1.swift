@@ -4,7 +4,7 @@
 extension SyncSession {
     func syncFormat1(_ manifest: PublicationManifest) async {
         var names = Set<String>()
-        if let catalog = manifest.catalog {
+        if let catalog = manifest.catalog, !shouldStop {
             names.insert(catalog.name)
             let downloads = report.fullDownloads.count, problems = report.problems.count
             await sync(catalog, kind: .catalog)
@@ -18,7 +18,14 @@ extension SyncSession {
         // A followed feed still published keeps the file under its own name, even when its
         // entry is refused (named otherwise): removal is for feeds that left.
         var kept = Set(followed.compactMap { $0.feedID.map(SafeName.feed) })
+        filesToSync = followed.count
+        tellProgress()
         for feed in followed {
+            guard !shouldStop else {
+                report.left.append(feed.name)
+                continue
+            }
+            defer { fileDone(feed.name) }
             guard names.insert(feed.name).inserted else {
                 report.problems.append(SyncProblem(file: feed.name, error: .unsafeName(feed.name + " (named twice in the manifest)")))
                 continue
@@ -26,7 +33,7 @@ extension SyncSession {
             await sync(feed, kind: .feed)
         }
         kept.formUnion(names)
-        removeFeeds(keeping: kept)
+        if !shouldStop { removeFeeds(keeping: kept) }
         report.notPublished = notPublished(manifest)
     }
 

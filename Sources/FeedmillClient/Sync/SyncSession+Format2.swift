@@ -8,7 +8,7 @@ import Foundation
 extension SyncSession {
     func syncFormat2(_ root: RootManifest) async {
         if case .only(let ids) = configuration.feeds, configuration.catalog == .followed, await syncFollowedOnly(ids, root: root) { return }
-        let catalogReady = await syncCatalog(root)
+        let catalogReady = shouldStop ? false : await syncCatalog(root)
         let listed = localCatalogFeedIDs()
         let followed: [Int64]
         switch configuration.feeds {
@@ -20,10 +20,17 @@ extension SyncSession {
                 state.catalogAbsent = absent.isEmpty ? nil : absent
             }
         }
-        let pointers = await fetchPointers(followed.sorted(), root: root)
+        filesToSync = followed.count
+        tellProgress()
+        let pointers = shouldStop ? [:] : await fetchPointers(followed.sorted(), root: root)
         for feedID in followed.sorted() {
+            guard !shouldStop else {
+                report.left.append(SafeName.feed(feedID))
+                continue
+            }
             guard let answer = pointers[feedID] else { continue }
             _ = await syncFeed(feedID, root: root, answer: answer)
+            fileDone(SafeName.feed(feedID))
         }
         let pointerNames = Set(followed.map(root.pointerName(for:)))
         state.pointers = state.pointers.filter { pointerNames.contains($0.key) }
@@ -37,7 +44,8 @@ extension SyncSession {
             case .only(let ids): kept.formUnion(ids.map(SafeName.feed))
             }
         }
-        removeFeeds(keeping: kept)
+        // Stopped: what left is removed by the next sync, which sees the whole list.
+        if !shouldStop { removeFeeds(keeping: kept) }
         report.notPublished.sort()
     }
 

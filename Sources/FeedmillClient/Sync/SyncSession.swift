@@ -13,9 +13,19 @@ final class SyncSession {
     /// The state as this sync found it: saved again at the end only if it changed.
     private let initialState: ClientState
     var report = SyncReport()
+    /// When the sync's deadline is, if it has one: a cancellation at or after it is the
+    /// deadline's, any other the caller's.
+    let deadline: ContinuousClock.Instant?
+    /// Told of each step, for an app's progress bar.
+    let progress: (@Sendable (SyncProgress) -> Void)?
+    /// The followed feeds (and catalog) this sync will bring up to date: the progress's total.
+    var filesToSync = 0
+    var filesDone = 0
 
-    init(_ configuration: PublicationSync) throws(ClientError) {
+    init(_ configuration: PublicationSync, deadline: ContinuousClock.Instant? = nil, progress: (@Sendable (SyncProgress) -> Void)? = nil) throws(ClientError) {
         self.configuration = configuration
+        self.deadline = deadline
+        self.progress = progress
         folder = try LocalFolder(configuration.folder)
         state = try ClientState.load(from: folder.url)
         initialState = state
@@ -25,7 +35,15 @@ final class SyncSession {
         defer { folder.unlock() }
         report.temporariesRemoved = folder.removeLeftoverTemporaries()
         let manifestURL = url(of: "manifest.json")
-        let downloaded = try await download(manifestURL, maxBytes: PublicationSync.manifestByteLimit)
+        let downloaded: Data
+        do throws(ClientError) {
+            guard !shouldStop else { throw .cancelled(url: manifestURL) }
+            downloaded = try await download(manifestURL, maxBytes: PublicationSync.manifestByteLimit)
+        } catch {
+            guard shouldStop else { throw error }
+            report.left = ["manifest.json"]
+            return report
+        }
         report.bytesInManifest = downloaded.count
         let data = try verified(downloaded, file: "manifest.json")
         let formatVersion = try ManifestHeader.version(of: data, from: manifestURL)
@@ -56,16 +74,50 @@ final class SyncSession {
             await syncFormat1(manifest)
         }
 
+        if shouldStop { settleInterruption() }
         let changed = !report.fullDownloads.isEmpty || !report.deltaDownloads.isEmpty || !report.removed.isEmpty
             || report.catalog?.action == .built
-        if report.problems.isEmpty {
+        if report.problems.isEmpty, !report.wasInterrupted {
             state.generation = generation
         }
         if state != initialState || !folder.exists(ClientState.fileName) { try state.save(in: folder) }
-        if !changed, report.problems.isEmpty, report.previousGeneration == generation {
+        if !changed, report.problems.isEmpty, !report.wasInterrupted, report.previousGeneration == generation {
             report.outcome = .upToDate
         }
         return report
+    }
+
+    /// Whether the sync is to stop now: its task was cancelled, by the caller or at the
+    /// deadline. Sets the report's outcome the first time it is seen.
+    var shouldStop: Bool {
+        if report.wasInterrupted { return true }
+        guard Task.isCancelled else { return false }
+        report.outcome = deadline.map { ContinuousClock.now >= $0 } == true ? .deadline : .cancelled
+        return true
+    }
+
+    /// A sync that stopped: requests cut by the stop are not problems but what is left.
+    private func settleInterruption() {
+        let cut = report.problems.filter {
+            switch $0.error {
+            case .cancelled: true
+            default: false
+            }
+        }
+        report.problems.removeAll { problem in cut.contains { $0.file == problem.file } }
+        report.left = Array(Set(report.left + cut.map(\.file))).sorted()
+    }
+
+    /// Tells the progress handler where the sync is.
+    func tellProgress(file: String? = nil) {
+        guard let progress else { return }
+        progress(SyncProgress(filesDone: filesDone, filesTotal: filesToSync, bytesReceived: report.bytesDownloaded, requests: report.requests, file: file))
+    }
+
+    /// A file brought up to date, refused or skipped: one step of the progress.
+    func fileDone(_ name: String) {
+        filesDone += 1
+        tellProgress(file: name)
     }
 
     /// A root's or pointer's bytes without their signature, once it is found good; the bytes
@@ -104,6 +156,7 @@ final class SyncSession {
     /// Counts a request made in the report: the request, its body's bytes, a 304.
     func count(_ result: Result<TransportResponse, ClientError>) {
         report.requests += 1
+        defer { tellProgress() }
         guard case .success(let response) = result else { return }
         report.bytesDownloaded += response.body.count
         if response.status == 304 { report.notModified += 1 }
