@@ -122,6 +122,17 @@ public struct PullCommand: AsyncParsableCommand {
             valueName: "duration"))
     var every: PullDuration?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Sync, then keep the folder in step through rss-serve's event stream (each new publication's patches applied as they come) "
+                + "until SIGINT or SIGTERM; a line per change."))
+    var live = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --live: rss-serve's URL when it is not base-url (a publication in a bucket or behind a CDN).", valueName: "url"))
+    var server: String?
+
     @Flag(help: "Print the report as JSON instead of one line.")
     var json = false
 
@@ -131,6 +142,16 @@ public struct PullCommand: AsyncParsableCommand {
         }
         guard source != nil else {
             throw ValidationError("base-url must be an http(s) or file URL, or a local path: \(baseURL)")
+        }
+        if live, every != nil || deadline != nil || json {
+            throw ValidationError("--live runs until interrupted: not with --every, --deadline or --json")
+        }
+        if server != nil, !live { throw ValidationError("--server is the event stream's URL: give it with --live") }
+        if let server, URL(string: server).flatMap({ ["http", "https"].contains($0.scheme?.lowercased() ?? "") && $0.host != nil ? $0 : nil }) == nil {
+            throw ValidationError("--server must be an http(s) URL; got \(server)")
+        }
+        if live, server == nil, source?.isFileURL == true {
+            throw ValidationError("--live needs rss-serve's URL: base-url is a local folder, give --server")
         }
         if let wrong = feeds.first(where: { $0 < 1 }) {
             throw ValidationError("--feed must be a feedid (a whole number of 1 or more); got \(wrong)")
@@ -162,6 +183,10 @@ public struct PullCommand: AsyncParsableCommand {
             feeds: feeds.isEmpty ? .all : .only(Set(feeds)), transport: DefaultTransport.make(timeout: timeout),
             catalogMaxAge: catalogMaxAge, catalog: catalog, trustedKeys: trust.compactMap(TrustedKey.init))
         let trap = InterruptTrap()
+        if live {
+            await runLive(sync, trap: trap)
+            return
+        }
         if let every {
             try await runEvery(every, sync: sync, trap: trap)
             return
@@ -242,6 +267,16 @@ public struct PullCommand: AsyncParsableCommand {
                 await trap.sleep(seconds: 5)
             }
         }
+    }
+
+    /// `--live`: a line per change until SIGINT or SIGTERM (then 0).
+    private func runLive(_ sync: PublicationSync, trap: InterruptTrap) async {
+        let live = PublicationLive(sync: sync, serverURL: server.flatMap(URL.init(string:)))
+        let task = Task {
+            for await update in live.updates() { LiveLines.write(update) }
+        }
+        trap.whenSignalled { task.cancel() }
+        await task.value
     }
 
     /// The exit status of a sync stopped by `--deadline` (as `timeout(1)`'s).

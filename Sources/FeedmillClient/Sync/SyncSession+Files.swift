@@ -118,7 +118,7 @@ extension SyncSession {
     /// Checks the temporary's content digest against the manifest's, claims the name in the
     /// state (so a kill right after the rename leaves a file the client knows is its own),
     /// renames, and records the new version.
-    private func install(_ temporary: String, as published: ManifestFile, kind: DatabaseKind) throws(ClientError) {
+    func install(_ temporary: String, as published: ManifestFile, kind: DatabaseKind) throws(ClientError) {
         let digest = try ContentDigest.of(folder.path(temporary), kind: kind)
         if let expected = published.contentDigest, digest != expected {
             throw .contentDigestMismatch(file: published.file, expected: expected, found: digest)
@@ -134,7 +134,7 @@ extension SyncSession {
     }
 
     /// Records that the local file is `published`'s version, with its digest and stamp.
-    private func record(_ published: ManifestFile, kind: DatabaseKind, digest: String) throws(ClientError) {
+    func record(_ published: ManifestFile, kind: DatabaseKind, digest: String) throws(ClientError) {
         let stamp = folder.stamp(published.name)
         state.files[published.name] = ClientState.LocalFile(
             kind: kind, feedID: published.feedID, version: published.version, schemaVersion: published.schemaVersion,

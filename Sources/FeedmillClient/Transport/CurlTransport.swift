@@ -163,23 +163,25 @@ public struct CurlTransport: ClientTransport {
             let url = request.url
             if isCancelled { return .cancelled(url: url) }
             if overCap || code == CURLE_FILESIZE_EXCEEDED, let limit = request.maxBytes { return .tooLarge(url: url, limit: limit) }
-            let reason: String
-            switch code {
-            case CURLE_OPERATION_TIMEDOUT: return .deadline(url: url, seconds: timeout)
-            case CURLE_TOO_MANY_REDIRECTS: reason = "more than \(URLSessionTransport.maximumRedirects) redirects (a loop?)"
-            case CURLE_UNSUPPORTED_PROTOCOL: reason = "redirected to a URL that is not http or https, not followed"
-            case CURLE_COULDNT_CONNECT: reason = "cannot connect to the server (connection refused or unreachable)"
-            case CURLE_COULDNT_RESOLVE_HOST: reason = "the host name cannot be resolved"
-            case CURLE_COULDNT_RESOLVE_PROXY: reason = "the proxy's host name cannot be resolved"
-            case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
-                reason = "the connection was closed before the answer was complete"
-            case CURLE_BAD_CONTENT_ENCODING: reason = "the answer's compressed body cannot be decoded"
-            case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE:
-                reason = "the TLS connection cannot be trusted or set up"
-            case CURLE_WEIRD_SERVER_REPLY: reason = "the server's answer is not valid HTTP"
-            default: reason = String(cString: curl_easy_strerror(code))
-            }
+            if code == CURLE_OPERATION_TIMEDOUT { return .deadline(url: url, seconds: timeout) }
+            let reason = CurlTransport.describe(code)
             return .transport(url: url, reason: detail.isEmpty || reason.contains(detail) ? reason : "\(reason) (\(detail))")
+        }
+    }
+
+    /// libcurl's result in the words a person reading rss-pull's output needs.
+    static func describe(_ code: CURLcode) -> String {
+        switch code {
+        case CURLE_TOO_MANY_REDIRECTS: "more than \(URLSessionTransport.maximumRedirects) redirects (a loop?)"
+        case CURLE_UNSUPPORTED_PROTOCOL: "redirected to a URL that is not http or https, not followed"
+        case CURLE_COULDNT_CONNECT: "cannot connect to the server (connection refused or unreachable)"
+        case CURLE_COULDNT_RESOLVE_HOST: "the host name cannot be resolved"
+        case CURLE_COULDNT_RESOLVE_PROXY: "the proxy's host name cannot be resolved"
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING: "the connection was closed before the answer was complete"
+        case CURLE_BAD_CONTENT_ENCODING: "the answer's compressed body cannot be decoded"
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE: "the TLS connection cannot be trusted or set up"
+        case CURLE_WEIRD_SERVER_REPLY: "the server's answer is not valid HTTP"
+        default: String(cString: curl_easy_strerror(code))
         }
     }
 
