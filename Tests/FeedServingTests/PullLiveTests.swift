@@ -1,4 +1,3 @@
-import FeedModel
 import Foundation
 import GRDB
 import PipelineTestSupport
