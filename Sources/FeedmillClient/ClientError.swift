@@ -55,6 +55,12 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another sync holds the folder.
     case busy(path: String)
     case stateUnreadable(path: String, reason: String)
+    /// The reading-state server did not take the token (401): a wrong or revoked one.
+    case unauthorized(url: URL)
+    /// The reading-state server asks to wait (429, or 503 while it cannot store marks).
+    case retryLater(url: URL, status: Int, seconds: Int?)
+    /// The reading-state server's answer is not what the contract gives.
+    case unreadableAnswer(url: URL, reason: String)
 
     public var description: String {
         switch self {
@@ -94,6 +100,10 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .database(let path, let message): "\(path): \(message)"
         case .folder(let path, let reason): "\(path): \(reason)"
         case .foreignFile(let path): "\(path) was not written by this client: left alone, not synced"
+        case .unauthorized(let url): "\(url.absoluteString): the token was refused (401): check it, or ask for a new one"
+        case .retryLater(let url, let status, let seconds):
+            "\(url.absoluteString): the server answered HTTP \(status): try again \(seconds.map { "in \($0) s" } ?? "later") (the marks are kept)"
+        case .unreadableAnswer(let url, let reason): "\(url.absoluteString): \(reason)"
         case .busy(let path): "another sync is writing into \(path); try again when it is done"
         case .stateUnreadable(let path, let reason):
             "\(path) cannot be read (\(reason)); remove it to start over (the files it lists are then downloaded again)"

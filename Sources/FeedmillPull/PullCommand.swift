@@ -133,6 +133,21 @@ public struct PullCommand: AsyncParsableCommand {
             "With --live: rss-serve's URL when it is not base-url (a publication in a bucket or behind a CDN).", valueName: "url"))
     var server: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also sync read/starred marks with rss-serve (--server, or base-url) as the user whose token is in FILE: "
+                + "marks set here are sent, the user's other devices' are received.",
+            valueName: "file"),
+        completion: .file())
+    var tokenFile: String?
+
+    @Option(
+        name: .customLong("mark"),
+        help: ArgumentHelp(
+            "Set a mark on this device before syncing (repeatable): FEEDID:read|unread|star|unstar:ITEM-ID (the item's items.id).",
+            valueName: "mark"))
+    var marks: [String] = []
+
     @Flag(help: "Print the report as JSON instead of one line.")
     var json = false
 
@@ -146,7 +161,15 @@ public struct PullCommand: AsyncParsableCommand {
         if live, every != nil || deadline != nil || json {
             throw ValidationError("--live runs until interrupted: not with --every, --deadline or --json")
         }
-        if server != nil, !live { throw ValidationError("--server is the event stream's URL: give it with --live") }
+        if server != nil, !live, tokenFile == nil {
+            throw ValidationError("--server is rss-serve's URL: give it with --live or --token-file")
+        }
+        if let wrong = marks.first(where: { MarkArgument($0) == nil }) {
+            throw ValidationError("--mark takes FEEDID:read|unread|star|unstar:ITEM-ID; got \(wrong)")
+        }
+        if tokenFile != nil, server == nil, source?.isFileURL == true {
+            throw ValidationError("--token-file needs rss-serve's URL: base-url is a local folder, give --server")
+        }
         if let server, URL(string: server).flatMap({ ["http", "https"].contains($0.scheme?.lowercased() ?? "") && $0.host != nil ? $0 : nil }) == nil {
             throw ValidationError("--server must be an http(s) URL; got \(server)")
         }
@@ -191,7 +214,20 @@ public struct PullCommand: AsyncParsableCommand {
             try await runEvery(every, sync: sync, trap: trap)
             return
         }
-        let status = await syncOnce(sync, trap: trap, quietWhenUnchanged: false)
+        let folderURL = URL(fileURLWithPath: folder, isDirectory: true)
+        for mark in marks.compactMap(MarkArgument.init) {
+            do throws(ClientError) {
+                try ReadingState(folder: folderURL).mark(feedID: mark.feedID, id: mark.id, read: mark.read, starred: mark.starred)
+            } catch {
+                FileHandle.standardError.write(Data("rss-pull: the mark cannot be kept: \(error.description)\n".utf8))
+                throw ExitCode(70)
+            }
+        }
+        var status = await syncOnce(sync, trap: trap, quietWhenUnchanged: false)
+        if status == 0 || status == 1, trap.receivedSignal == nil {
+            let marked = await syncMarks(folderURL, source: source)
+            if status == 0 { status = marked }
+        }
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -259,13 +295,40 @@ public struct PullCommand: AsyncParsableCommand {
         while trap.receivedSignal == nil {
             switch scheduler.decide(history, activity: .inUse, now: Date()) {
             case .now:
-                let status = await syncOnce(sync, trap: trap, quietWhenUnchanged: true)
+                var status = await syncOnce(sync, trap: trap, quietWhenUnchanged: true)
+                if status == 0, trap.receivedSignal == nil { status = await syncMarks(sync.folder, source: sync.baseURL) }
                 history = history.after(succeeded: status == 0, at: Date())
             case .at(let due):
                 await trap.sleep(seconds: due.timeIntervalSinceNow)
             case .waitForNetwork:
                 await trap.sleep(seconds: 5)
             }
+        }
+    }
+
+    /// `--token-file`: the marks, after the files (so that retention's removals are known).
+    /// Returns 0, or 1 when they could not be synced (they are kept for the next run).
+    private func syncMarks(_ folder: URL, source: URL) async -> Int32 {
+        guard let tokenFile else { return 0 }
+        let token: String
+        do {
+            token = try String(contentsOfFile: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            FileHandle.standardError.write(Data("rss-pull: the token cannot be read from \(tokenFile): \(error.localizedDescription)\n".utf8))
+            return 1
+        }
+        guard !token.isEmpty, !token.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+            FileHandle.standardError.write(Data("rss-pull: \(tokenFile) holds no token (one line, no spaces)\n".utf8))
+            return 1
+        }
+        let stateServer = server.flatMap(URL.init(string:)) ?? source
+        do throws(ClientError) {
+            let report = try await ReadingState(folder: folder).sync(server: stateServer, token: token, transport: DefaultTransport.make(timeout: timeout))
+            if !json { FileHandle.standardOutput.write(Data("rss-pull: \(report.summary)\n".utf8)) }
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("rss-pull: marks not synced (kept for the next run): \(error.description)\n".utf8))
+            return 1
         }
     }
 

@@ -15,11 +15,12 @@ final class SQLiteConnection {
     private var handle: OpaquePointer?
     let path: String
 
-    /// Opens an existing file; never creates one (a missing file is a missing file).
-    init(path: String, readOnly: Bool) throws(ClientError) {
+    /// Opens an existing file; never creates one (a missing file is a missing file) unless
+    /// `create` (the client's own reading-state database).
+    init(path: String, readOnly: Bool, create: Bool = false) throws(ClientError) {
         self.path = path
         var opened: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &opened, flags, nil)
         handle = opened
         guard code == SQLITE_OK else {
@@ -116,6 +117,12 @@ final class SQLiteStatement {
     /// Binds `values` to the parameters 1…n, then runs the statement to its end and resets it
     /// for the next use.
     func run(_ values: [SQLiteValue]) throws(ClientError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    /// Binds `values` for the rows ``step()`` then reads.
+    func bind(_ values: [SQLiteValue]) throws(ClientError) {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
         for (offset, value) in values.enumerated() {
@@ -139,7 +146,6 @@ final class SQLiteStatement {
             }
             guard code == SQLITE_OK else { throw .database(path: connection.path, message: connection.lastError) }
         }
-        while try step() {}
     }
 }
 

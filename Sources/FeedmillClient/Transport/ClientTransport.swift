@@ -30,11 +30,20 @@ public struct TransportRequest: Sendable, Equatable {
     /// broken server cannot fill the device's memory. The client checks it again on what a
     /// transport returns. Nil: no cap.
     public var maxBytes: Int?
+    /// `GET` for every file; `POST` (with ``body``) for reading-state changes (``ReadingState``).
+    public var method: String
+    /// More request headers (`Authorization`, `Content-Type`). A transport that cannot send
+    /// them (one written before reading state) only serves the publication's files.
+    public var headers: [String: String]
+    public var body: Data?
 
-    public init(url: URL, ifNoneMatch: String? = nil, maxBytes: Int? = nil) {
+    public init(url: URL, ifNoneMatch: String? = nil, maxBytes: Int? = nil, method: String = "GET", headers: [String: String] = [:], body: Data? = nil) {
         self.url = url
         self.ifNoneMatch = ifNoneMatch
         self.maxBytes = maxBytes
+        self.method = method
+        self.headers = headers
+        self.body = body
     }
 }
 
@@ -44,16 +53,23 @@ public struct TransportResponse: Sendable, Equatable {
     public var status: Int
     public var body: Data
     public var etag: String?
+    /// `Retry-After` in seconds, when the server sent one (a 429 or 503 of the reading-state
+    /// endpoint): how long to wait before asking again.
+    public var retryAfter: Int?
 
-    public init(status: Int, body: Data, etag: String? = nil) {
+    public init(status: Int, body: Data, etag: String? = nil, retryAfter: Int? = nil) {
         self.status = status
         self.body = body
         self.etag = etag
+        self.retryAfter = retryAfter
     }
 }
 
 extension ClientTransport {
     public func fetch(_ request: TransportRequest) async throws -> TransportResponse {
+        guard request.method == "GET", request.headers.isEmpty else {
+            throw ClientError.transport(url: request.url, reason: "this transport sends only plain GETs (implement fetch(_: TransportRequest) for \(request.method) with headers)")
+        }
         let (status, body) = try await fetch(request.url)
         return TransportResponse(status: status, body: body)
     }

@@ -57,6 +57,7 @@ public struct CurlTransport: ClientTransport {
         private var cancelled = false
         private var body = Data()
         private var etag: String?
+        private var retryAfter: Int?
         private var overCap = false
 
         init(request: TransportRequest, timeout: TimeInterval) {
@@ -79,6 +80,7 @@ public struct CurlTransport: ClientTransport {
             defer { errorBuffer.deallocate() }
             var headers: UnsafeMutablePointer<curl_slist>?
             if let etag = request.ifNoneMatch { headers = curl_slist_append(headers, "If-None-Match: \(etag)") }
+            for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) { headers = curl_slist_append(headers, "\(name): \(value)") }
             defer { curl_slist_free_all(headers) }
             let code = configure(handle, headers: headers, errorBuffer: errorBuffer)
             guard code == CURLE_OK else { return .failure(ClientError.transport(url: url, reason: String(cString: curl_easy_strerror(code)))) }
@@ -86,7 +88,7 @@ public struct CurlTransport: ClientTransport {
             var status = 0
             _ = feedmill_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
             if performed == CURLE_OK {
-                return .success(TransportResponse(status: status, body: body, etag: etag))
+                return .success(TransportResponse(status: status, body: body, etag: etag, retryAfter: retryAfter))
             }
             errorBuffer[Int(CURL_ERROR_SIZE) - 1] = 0
             return .failure(failure(performed, detail: String(cString: errorBuffer)))
@@ -114,6 +116,13 @@ public struct CurlTransport: ClientTransport {
                 feedmill_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context),
                 feedmill_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0),
             ]
+            if request.method == "POST" {
+                let body = request.body ?? Data()
+                results.append(feedmill_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count))
+                results.append(body.withUnsafeBytes { feedmill_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!)) })
+            } else if request.method != "GET" {
+                results.append(request.method.withCString { feedmill_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, $0) })
+            }
             // A Content-Length over the cap is refused before a byte of the body.
             if let limit = request.maxBytes { results.append(feedmill_curl_setopt_long(handle, CURLOPT_MAXFILESIZE_LARGE, limit)) }
             results.append(feedmill_curl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
@@ -150,12 +159,17 @@ public struct CurlTransport: ClientTransport {
             let line = String(decoding: bytes, as: UTF8.self)
             if line.hasPrefix("HTTP/") {
                 etag = nil
+                retryAfter = nil
                 body = Data()
                 return
             }
-            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == "etag" else { return }
+            guard let colon = line.firstIndex(of: ":") else { return }
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            etag = value.isEmpty ? nil : value
+            switch line[..<colon].lowercased() {
+            case "etag": etag = value.isEmpty ? nil : value
+            case "retry-after": retryAfter = Int(value).map { max(0, $0) }
+            default: break
+            }
         }
 
         /// libcurl's result in the words a person reading rss-pull's output needs.

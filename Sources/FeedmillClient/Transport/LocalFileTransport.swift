@@ -6,6 +6,7 @@ enum LocalFileTransport {
     /// static web servers make them): a file replaced by rename gets another. A file larger
     /// than the request's cap is not read.
     static func read(_ request: TransportRequest) throws -> TransportResponse {
+        guard request.method == "GET" else { throw ClientError.transport(url: request.url, reason: "a file URL is only read (not \(request.method))") }
         let path = request.url.path
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return TransportResponse(status: 404, body: Data()) }
         let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1

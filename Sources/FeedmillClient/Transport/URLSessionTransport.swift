@@ -93,6 +93,9 @@ extension URLSessionTransport {
         func perform(_ request: TransportRequest, timeout: TimeInterval) async throws -> TransportResponse {
             var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
             if let etag = request.ifNoneMatch { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+            urlRequest.httpMethod = request.method
+            for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+            urlRequest.httpBody = request.body
             let task = session.dataTask(with: urlRequest)
             let identifier = task.taskIdentifier
             return try await withTaskCancellationHandler {
@@ -188,7 +191,9 @@ extension URLSessionTransport {
                 transfer.continuation.resume(throwing: ClientError.transport(url: url, reason: Self.plainWords(error)))
             } else if let response = transfer.response {
                 transfer.continuation.resume(
-                    returning: TransportResponse(status: response.statusCode, body: transfer.body, etag: response.value(forHTTPHeaderField: "ETag")))
+                    returning: TransportResponse(
+                        status: response.statusCode, body: transfer.body, etag: response.value(forHTTPHeaderField: "ETag"),
+                        retryAfter: response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }))
             } else {
                 transfer.continuation.resume(throwing: ClientError.transport(url: url, reason: "no HTTP answer"))
             }

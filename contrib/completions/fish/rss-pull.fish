@@ -20,7 +20,7 @@ function __rss-pull_parse_tokens -S
     set -l unparsed_tokens (__rss-pull_tokens -pc)
     switch $unparsed_tokens[1]
     case 'rss-pull'
-        __rss-pull_parse_subcommand 2 'feed=+' 'trust=+' 'timeout=' 'catalog-max-age=' 'catalog=' 'search=' 'deadline=' 'every=' 'live' 'server=' 'json' 'version' 'h/help'
+        __rss-pull_parse_subcommand 2 'feed=+' 'trust=+' 'timeout=' 'catalog-max-age=' 'catalog=' 'search=' 'deadline=' 'every=' 'live' 'server=' 'token-file=' 'mark=+' 'json' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __rss-pull_parse_subcommand -r 1 'version'
@@ -88,6 +88,8 @@ complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_opti
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" every' -l 'every' -d 'Sync now and then every DURATION (after a failure sooner: 30 s, doubling) until SIGINT or SIGTERM; prints only syncs that changed something or failed.' -rfka ''
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" live' -l 'live' -d 'Sync, then keep the folder in step through rss-serve\'s event stream (each new publication\'s patches applied as they come) until SIGINT or SIGTERM; a line per change.'
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" server' -l 'server' -d 'With --live: rss-serve\'s URL when it is not base-url (a publication in a bucket or behind a CDN).' -rfka ''
+complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" token-file' -l 'token-file' -d 'Also sync read/starred marks with rss-serve (--server, or base-url) as the user whose token is in FILE: marks set here are sent, the user\'s other devices\' are received.' -rF
+complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull"' -l 'mark' -d 'Set a mark on this device before syncing (repeatable): FEEDID:read|unread|star|unstar:ITEM-ID (the item\'s items.id).' -rfka ''
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" json' -l 'json' -d 'Print the report as JSON instead of one line.'
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" version' -l 'version' -d 'Show the version.'
 complete -c 'rss-pull' -n '__rss-pull_should_offer_completions_for_flags_or_options "rss-pull" h help' -s 'h' -l 'help' -d 'Show help information.'
