@@ -102,6 +102,30 @@ struct PullDeadlineTests {
         }
     }
 
+    @Test func everyPeriodSyncsAgainQuietlyWhenNothingChangedAndStopsAtSIGTERMWithZero() throws {
+        let setting = try Setting()
+        let output = setting.scratch.url.path + "/every.log"
+        FileManager.default.createFile(atPath: output, contents: nil)
+        let process = Process()
+        process.executableURL = Executable(name: "rss-pull").url
+        process.arguments = [setting.server.baseURL, setting.folder, "--every", "1s"]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": setting.home, "FEEDMILL_CONFIG": "none"]
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        func text() -> String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+        func manifestReads() -> Int { setting.server.requests.filter { $0 == "/manifest.json" }.count }
+        let started = ContinuousClock.now
+        while manifestReads() < 4, ContinuousClock.now - started < .seconds(30) { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(manifestReads() >= 4, "a sync about every second")
+        // The first sync downloaded; the later ones changed nothing and printed nothing.
+        #expect(text().components(separatedBy: "\n").filter { !$0.isEmpty }.count == 1, "\(text())")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text())")
+    }
+
     @Test func aDeadlineTooSmallOrNotADurationIsAUsageError() throws {
         for bad in ["0", "-1s", "soon", "2y", "400d"] {
             let result = try Executable(name: "rss-pull").runCapturing(["http://127.0.0.1:9/", "/tmp/nowhere", "--deadline", bad])

@@ -35,6 +35,10 @@ public enum DefaultEventStreams {
 public struct URLSessionEventStreams: EventStreamTransport {
     public let connectTimeout: TimeInterval
 
+    public init(connectTimeout: TimeInterval = 30) {
+        self.connectTimeout = connectTimeout
+    }
+
     public func open(_ url: URL, headers: [String: String]) -> AsyncThrowingStream<[UInt8], any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {

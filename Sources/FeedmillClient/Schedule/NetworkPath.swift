@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Network)
 import Network
 #endif

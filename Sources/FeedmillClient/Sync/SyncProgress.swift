@@ -6,7 +6,8 @@ public struct SyncProgress: Sendable, Equatable {
     /// Followed feeds this sync looks at; 0 until the manifest (and, following every feed, the
     /// catalog) says how many.
     public var filesTotal: Int
-    /// Body bytes received so far (every request: manifest, pointers, files, deltas).
+    /// Body bytes of the requests finished so far (manifest, pointers, files, deltas): a large
+    /// file counts when it has arrived, not while it arrives.
     public var bytesReceived: Int
     public var requests: Int
     /// The local name of the file just done, when this step is one.
