@@ -34,6 +34,11 @@ struct ReadingStateTests {
         try state.mark(feedID: 1, id: "a", read: false, at: Date(timeIntervalSince1970: 900))
         #expect(try state.mark(feedID: 1, id: "a")?.read == MarkedValue(false, at: 1000))
         #expect(try state.pendingCount() == 1)
+        // A time no clock gives is clamped, not a trap.
+        for odd in [Double.nan, -.infinity, .infinity, -5] {
+            try state.mark(feedID: 2, id: "odd", starred: true, at: Date(timeIntervalSince1970: odd))
+        }
+        #expect(try state.mark(feedID: 2, id: "odd")?.starred?.value == true)
     }
 
     @Test func marksOutliveTheFileBeingReplacedAndGoWhenRetentionRemovesTheirItem() async throws {

@@ -81,26 +81,28 @@ struct LiveLoop {
             return true
         }
         if let lastID, event.kind == .patch, event.generation <= lastID { return true }
+        // Whether the folder now holds what the event announced: only then is it resumed past.
+        var handled = true
         switch event.kind {
         case .entry:
             guard let feedID = event.feedID, !holds(event) else { break }
-            await fileSync("feed \(feedID) is published at version \(event.toVersion ?? 0), not the one held")
+            handled = await fileSync("feed \(feedID) is published at version \(event.toVersion ?? 0), not the one held")
         case .patch:
             guard let feedID = event.feedID else { break }
             do throws(ClientError) {
                 let file = try SyncSession(live.sync).applyLivePatch(event)
                 tell(.patched(feedID: feedID, file: file, version: event.toVersion ?? 0, generation: event.generation))
             } catch {
-                await fileSync("the patch for feed \(feedID) was not applied: \(error.description)")
+                handled = await fileSync("the patch for feed \(feedID) was not applied: \(error.description)")
             }
         case .resync:
             guard event.feedID != nil else {
                 await fileSync("resync: \(event.reason ?? "the server asked for it")")
                 return false
             }
-            await fileSync("resync of feed \(event.feedID ?? 0): \(event.reason ?? "the server asked for it")")
+            handled = await fileSync("resync of feed \(event.feedID ?? 0): \(event.reason ?? "the server asked for it")")
         }
-        lastID = max(lastID ?? 0, event.generation)
+        if handled { lastID = max(lastID ?? 0, event.generation) }
         return true
     }
 
@@ -112,16 +114,19 @@ struct LiveLoop {
         return local.version == event.toVersion && local.contentDigest == event.contentDigest
     }
 
-    mutating func fileSync(_ reason: String) async {
+    /// A file sync; whether it brought the folder to a generation completely.
+    @discardableResult
+    mutating func fileSync(_ reason: String) async -> Bool {
         lastFileSync = .now
         do throws(ClientError) {
             let report = try await live.sync.run()
-            if report.problems.isEmpty, !report.wasInterrupted, report.outcome != .staleGeneration {
-                lastID = max(lastID ?? 0, report.generation)
-            }
             tell(.synced(report, reason: reason))
+            guard report.problems.isEmpty, !report.wasInterrupted, report.outcome != .staleGeneration else { return false }
+            lastID = max(lastID ?? 0, report.generation)
+            return true
         } catch {
             tell(.syncFailed(error, reason: reason))
+            return false
         }
     }
 }

@@ -26,7 +26,9 @@ public struct ReadingState: Sendable {
     public func mark(feedID: Int64, id: String, read: Bool? = nil, starred: Bool? = nil, at date: Date = Date()) throws(ClientError) {
         guard read != nil || starred != nil else { return }
         let database = try ReadingStateDatabase(folder: folder)
-        let seconds = Int64(max(0, min(date.timeIntervalSince1970, 9e15)))
+        // A time no clock gives (NaN, before 1970, past any year) is not a trap: clamped.
+        let since1970 = date.timeIntervalSince1970
+        let seconds = since1970.isFinite ? Int64(max(0, min(since1970, 9e15))) : 0
         let held = try database.mark(feedID: feedID, id: id)
         var mark = held?.mark ?? ItemMark(feedID: feedID, id: id)
         var readPending = held?.readPending ?? false, starredPending = held?.starredPending ?? false

@@ -16,11 +16,13 @@ final class SQLiteConnection {
     let path: String
 
     /// Opens an existing file; never creates one (a missing file is a missing file) unless
-    /// `create` (the client's own reading-state database).
+    /// `create` (the client's own reading-state database, which also ATTACHes feeds read-only by
+    /// a `file:…?mode=ro` URI: URI names on, whatever the SQLite build's default; a plain
+    /// absolute path reads the same either way).
     init(path: String, readOnly: Bool, create: Bool = false) throws(ClientError) {
         self.path = path
         var opened: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | (create ? SQLITE_OPEN_CREATE | SQLITE_OPEN_URI : 0) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &opened, flags, nil)
         handle = opened
         guard code == SQLITE_OK else {
