@@ -126,6 +126,20 @@ struct PullDeadlineTests {
         #expect(process.terminationStatus == 0, "\(text())")
     }
 
+    /// On a terminal (a pseudo-terminal from util-linux's `script`), a bar redrawn on one line
+    /// and erased at the end; through a pipe, none.
+    @Test func aProgressBarOnATerminalOnly() throws {
+        let setting = try Setting()
+        Self.slowFeeds(setting)
+        let command = [Executable(name: "rss-pull").url.path, setting.server.baseURL, setting.folder, "--deadline", "3s"].joined(separator: " ")
+        let onTerminal = try runToCompletion("/usr/bin/script", ["-qfec", command, "/dev/null"])
+        #expect(onTerminal.status == 124, "\(onTerminal.stdout)")
+        #expect(onTerminal.stdout.contains("\r\u{1B}[K"), "redrawn and erased: \(onTerminal.stdout.debugDescription)")
+        #expect(onTerminal.stdout.contains("/3 feeds, "), "\(onTerminal.stdout.debugDescription)")
+        let piped = try Executable(name: "rss-pull").runCapturing([setting.server.baseURL, setting.folder, "--deadline", "1s"])
+        #expect(!piped.stderr.contains("\u{1B}[K") && !piped.stderr.contains("/3 feeds"), "\(piped.stderr)")
+    }
+
     @Test func aDeadlineTooSmallOrNotADurationIsAUsageError() throws {
         for bad in ["0", "-1s", "soon", "2y", "400d"] {
             let result = try Executable(name: "rss-pull").runCapturing(["http://127.0.0.1:9/", "/tmp/nowhere", "--deadline", bad])
