@@ -1,3 +1,4 @@
+import FeedmillClient
 /// One item's marks for one user, as `/v1/state` carries them: whether it is read, whether
 /// it is starred, and when the device set them. A mark may carry one field or both; a field
 /// absent is left as it is.
@@ -18,13 +19,14 @@ struct MarkedField: Sendable, Equatable {
     var value: Bool
     var at: Int64
 
-    /// The merge rule, per item and per field: the later setting wins; at the same second,
-    /// `true` wins (a mark set on one device in the second another cleared it is kept rather
-    /// than lost). So two devices that edited offline, in any order of arrival, end with the
-    /// same value, and one setting never undoes a later one. Nil when `incoming` changes nothing.
+    /// The merge rule, per item and per field: the client's (``MarkedValue/merged(_:_:)``), so
+    /// server and devices cannot drift apart. The later setting wins; at the same second, `true`
+    /// wins (a mark set on one device in the second another cleared it is kept rather than
+    /// lost). So two devices that edited offline, in any order of arrival, end with the same
+    /// value, and one setting never undoes a later one. Nil when `incoming` changes nothing.
     static func merged(stored: MarkedField?, incoming: MarkedField) -> MarkedField? {
-        guard let stored else { return incoming }
-        if incoming.at > stored.at || (incoming.at == stored.at && incoming.value && !stored.value) { return incoming }
-        return nil
+        let held = stored.map { MarkedValue($0.value, at: $0.at) }
+        guard let result = MarkedValue.merged(held, MarkedValue(incoming.value, at: incoming.at)), result != held else { return nil }
+        return MarkedField(value: result.value, at: result.at)
     }
 }
