@@ -205,15 +205,7 @@ public struct PullCommand: AsyncParsableCommand {
             baseURL: source, folder: URL(fileURLWithPath: folder, isDirectory: true),
             feeds: feeds.isEmpty ? .all : .only(Set(feeds)), transport: DefaultTransport.make(timeout: timeout),
             catalogMaxAge: catalogMaxAge, catalog: catalog, trustedKeys: trust.compactMap(TrustedKey.init))
-        let trap = InterruptTrap()
-        if live {
-            await runLive(sync, trap: trap)
-            return
-        }
-        if let every {
-            try await runEvery(every, sync: sync, trap: trap)
-            return
-        }
+        // Marks first, whatever the mode: --every and --live take them too.
         let folderURL = URL(fileURLWithPath: folder, isDirectory: true)
         for mark in marks.compactMap(MarkArgument.init) {
             do throws(ClientError) {
@@ -222,6 +214,15 @@ public struct PullCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("rss-pull: the mark cannot be kept: \(error.description)\n".utf8))
                 throw ExitCode(70)
             }
+        }
+        let trap = InterruptTrap()
+        if live {
+            await runLive(sync, trap: trap)
+            return
+        }
+        if let every {
+            try await runEvery(every, sync: sync, trap: trap)
+            return
         }
         var status = await syncOnce(sync, trap: trap, quietWhenUnchanged: false)
         if status == 0 || status == 1, trap.receivedSignal == nil {

@@ -108,7 +108,7 @@ struct PullDeadlineTests {
         FileManager.default.createFile(atPath: output, contents: nil)
         let process = Process()
         process.executableURL = Executable(name: "rss-pull").url
-        process.arguments = [setting.server.baseURL, setting.folder, "--every", "1s"]
+        process.arguments = [setting.server.baseURL, setting.folder, "--every", "1s", "--mark", "1:read:item-x"]
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": setting.home, "FEEDMILL_CONFIG": "none"]
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardOutput = handle
@@ -124,6 +124,8 @@ struct PullDeadlineTests {
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text())")
+        // --mark is kept in --every's mode too (sent when a --token-file is given).
+        #expect(try sqlite(setting.folder + "/.feedmill-reading-state.sqlite", "SELECT feedid, id, read FROM marks") == [["1", "item-x", "1"]])
     }
 
     /// On a terminal (a pseudo-terminal from util-linux's `script`), a bar redrawn on one line
